@@ -1,0 +1,199 @@
+/*
+ * VkDevice: creation checks (queues, extensions, features), queues, and
+ * destruction.
+ */
+#include "sg_device.h"
+
+#include <string.h>
+
+#include "sg_alloc.h"
+#include "sg_extensions.h"
+#include "sg_instance.h"
+#include "sg_log.h"
+#include "sg_physical_device.h"
+#include "sg_queue.h"
+#include "sg_version.h"
+
+/* Queue create infos are the application's promise (valid usage); softgpu
+ * still checks them, because a bad one must fail cleanly, not corrupt. */
+static VkResult check_queue_infos(const struct sg_physical_device *pdev,
+                                  const VkDeviceCreateInfo *info, uint32_t *total)
+{
+   bool seen[SG_QUEUE_FAMILY_COUNT] = {false};
+   *total = 0;
+   for (uint32_t i = 0; i < info->queueCreateInfoCount; i++) {
+      const VkDeviceQueueCreateInfo *q = &info->pQueueCreateInfos[i];
+      if (q->queueFamilyIndex >= SG_QUEUE_FAMILY_COUNT || seen[q->queueFamilyIndex]) {
+         SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateDevice: queue family %u %s",
+                q->queueFamilyIndex,
+                q->queueFamilyIndex >= SG_QUEUE_FAMILY_COUNT ? "does not exist"
+                                                            : "is requested twice");
+         return VK_ERROR_INITIALIZATION_FAILED;
+      }
+      seen[q->queueFamilyIndex] = true;
+      uint32_t max = pdev->queue_families[q->queueFamilyIndex].queueCount;
+      if (q->queueCount == 0 || q->queueCount > max) {
+         SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateDevice: %u queues requested from family %u, "
+                "which has %u", q->queueCount, q->queueFamilyIndex, max);
+         return VK_ERROR_INITIALIZATION_FAILED;
+      }
+      if (q->flags != 0) {
+         /* The only flag is PROTECTED, which needs protectedMemory. */
+         SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateDevice: queue flags 0x%x: softgpu has no "
+                "protected memory", q->flags);
+         return VK_ERROR_FEATURE_NOT_PRESENT;
+      }
+      for (uint32_t k = 0; k < q->queueCount; k++) {
+         float p = q->pQueuePriorities[k];
+         if (!(p >= 0.0f && p <= 1.0f)) {
+            SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateDevice: queue priority %f is outside "
+                   "[0, 1]", (double)p);
+            return VK_ERROR_INITIALIZATION_FAILED;
+         }
+      }
+      *total += q->queueCount;
+   }
+   return VK_SUCCESS;
+}
+
+static VkResult check_device_group(const struct sg_physical_device *pdev,
+                                   const VkDeviceCreateInfo *info)
+{
+   for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext) {
+      if (s->sType != VK_STRUCTURE_TYPE_DEVICE_GROUP_DEVICE_CREATE_INFO)
+         continue;
+      const VkDeviceGroupDeviceCreateInfo *g = (const VkDeviceGroupDeviceCreateInfo *)s;
+      for (uint32_t i = 0; i < g->physicalDeviceCount; i++) {
+         if (sg_physical_device_from_handle(g->pPhysicalDevices[i]) != pdev) {
+            SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateDevice: device group names a physical "
+                   "device of another group");
+            return VK_ERROR_INITIALIZATION_FAILED;
+         }
+      }
+   }
+   return VK_SUCCESS;
+}
+
+static VkResult check_create_info(struct sg_physical_device *pdev, const VkDeviceCreateInfo *info,
+                                  struct sg_device *scratch, uint32_t *queue_total)
+{
+   VkResult r = check_queue_infos(pdev, info, queue_total);
+   if (r != VK_SUCCESS)
+      return r;
+   r = check_device_group(pdev, info);
+   if (r != VK_SUCCESS)
+      return r;
+   /* Device layers are deprecated and ignored ("... enabledLayerCount is
+    * deprecated and ignored", VkDeviceCreateInfo). */
+   r = sg_extensions_enable(sg_device_extensions, sg_device_extension_count,
+                            info->enabledExtensionCount, info->ppEnabledExtensionNames,
+                            &scratch->enabled_exts);
+   if (r != VK_SUCCESS)
+      return r;
+   return sg_physical_device_enable_features(pdev, info, &scratch->enabled_features);
+}
+
+static void init_queues(struct sg_device *dev, const VkDeviceCreateInfo *info)
+{
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < info->queueCreateInfoCount; i++) {
+      const VkDeviceQueueCreateInfo *q = &info->pQueueCreateInfos[i];
+      for (uint32_t k = 0; k < q->queueCount; k++)
+         sg_queue_init(&dev->queues[n++], dev, q->queueFamilyIndex, k, q->flags,
+                       q->pQueuePriorities[k]);
+   }
+   dev->queue_count = n;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL sg_CreateDevice(VkPhysicalDevice physicalDevice,
+                                               const VkDeviceCreateInfo *pCreateInfo,
+                                               const VkAllocationCallbacks *pAllocator,
+                                               VkDevice *pDevice)
+{
+   struct sg_physical_device *pdev = sg_physical_device_from_handle(physicalDevice);
+   struct sg_instance *inst = pdev->instance;
+   struct sg_device scratch;
+   uint32_t queue_total;
+   VkResult r = check_create_info(pdev, pCreateInfo, &scratch, &queue_total);
+   if (r != VK_SUCCESS)
+      return r;
+
+   const VkAllocationCallbacks *alloc = sg_alloc_pick(pAllocator, &inst->alloc);
+   struct sg_device *dev = sg_zalloc(alloc, sizeof(*dev), VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+   if (!dev)
+      goto fail_device;
+   dev->alloc = *alloc;
+   sg_object_init(&dev->base, VK_OBJECT_TYPE_DEVICE, dev, &dev->alloc);
+   set_loader_magic_value(dev);
+   dev->instance = inst;
+   dev->pdev = pdev;
+   dev->api_version = inst->app_api_version < SG_API_VERSION ? inst->app_api_version
+                                                             : SG_API_VERSION;
+   dev->enabled_exts = scratch.enabled_exts;
+   for (uint32_t w = 0; w < SG_EXT_WORDS; w++)
+      dev->enabled_exts.bits[w] |= inst->enabled_exts.bits[w];
+   dev->enabled_features = scratch.enabled_features;
+
+   if (queue_total > 0) {
+      dev->queues = sg_zalloc(&dev->alloc, queue_total * sizeof(*dev->queues),
+                              VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+      if (!dev->queues)
+         goto fail_queues;
+   }
+   init_queues(dev, pCreateInfo);
+
+   *pDevice = sg_device_to_handle(dev);
+   SG_LOG(SG_LOG_INFO, SG_AREA_API, "device created with %u queues", dev->queue_count);
+   return VK_SUCCESS;
+
+fail_queues:
+   sg_object_finish(&dev->base);
+   sg_free(alloc, dev);
+fail_device:
+   SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateDevice: out of host memory");
+   return VK_ERROR_OUT_OF_HOST_MEMORY;
+}
+
+VKAPI_ATTR void VKAPI_CALL sg_DestroyDevice(VkDevice device, const VkAllocationCallbacks *pAllocator)
+{
+   struct sg_device *dev = sg_device_from_handle(device);
+   if (!dev)
+      return;
+   const VkAllocationCallbacks *alloc = sg_alloc_pick(pAllocator, &dev->alloc);
+   for (uint32_t i = 0; i < dev->queue_count; i++)
+      sg_queue_finish(&dev->queues[i]);
+   sg_free(&dev->alloc, dev->queues);
+   sg_object_finish(&dev->base);
+   sg_free(alloc, dev);
+}
+
+static struct sg_queue *find_queue(struct sg_device *dev, uint32_t family, uint32_t index)
+{
+   for (uint32_t i = 0; i < dev->queue_count; i++) {
+      struct sg_queue *q = &dev->queues[i];
+      if (q->family == family && q->index_in_family == index)
+         return q;
+   }
+   return NULL;
+}
+
+VKAPI_ATTR void VKAPI_CALL sg_GetDeviceQueue(VkDevice device, uint32_t queueFamilyIndex,
+                                             uint32_t queueIndex, VkQueue *pQueue)
+{
+   struct sg_queue *q = find_queue(sg_device_from_handle(device), queueFamilyIndex, queueIndex);
+   if (!q)
+      SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkGetDeviceQueue: queue %u of family %u was not "
+             "requested at device creation", queueIndex, queueFamilyIndex);
+   *pQueue = q ? sg_queue_to_handle(q) : VK_NULL_HANDLE;
+}
+
+VKAPI_ATTR void VKAPI_CALL sg_GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2 *pQueueInfo,
+                                              VkQueue *pQueue)
+{
+   struct sg_queue *q = find_queue(sg_device_from_handle(device), pQueueInfo->queueFamilyIndex,
+                                   pQueueInfo->queueIndex);
+   /* A queue is returned only for the flags it was created with. */
+   if (q && q->flags != pQueueInfo->flags)
+      q = NULL;
+   *pQueue = q ? sg_queue_to_handle(q) : VK_NULL_HANDLE;
+}

@@ -1,0 +1,71 @@
+#include "sg_extensions.h"
+
+#include <string.h>
+
+#include "sg_log.h"
+
+const struct sg_extension sg_instance_extensions[] = {
+   {SG_EXT_EXT_debug_utils, VK_EXT_DEBUG_UTILS_SPEC_VERSION},
+   {SG_EXT_KHR_device_group_creation, VK_KHR_DEVICE_GROUP_CREATION_SPEC_VERSION},
+   {SG_EXT_KHR_external_fence_capabilities, VK_KHR_EXTERNAL_FENCE_CAPABILITIES_SPEC_VERSION},
+   {SG_EXT_KHR_external_memory_capabilities, VK_KHR_EXTERNAL_MEMORY_CAPABILITIES_SPEC_VERSION},
+   {SG_EXT_KHR_external_semaphore_capabilities,
+    VK_KHR_EXTERNAL_SEMAPHORE_CAPABILITIES_SPEC_VERSION},
+   {SG_EXT_KHR_get_physical_device_properties2,
+    VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_SPEC_VERSION},
+};
+const uint32_t sg_instance_extension_count =
+   sizeof(sg_instance_extensions) / sizeof(sg_instance_extensions[0]);
+
+const struct sg_extension sg_device_extensions[] = {
+   {SG_EXT_EXT_private_data, VK_EXT_PRIVATE_DATA_SPEC_VERSION},
+   {SG_EXT_EXT_tooling_info, VK_EXT_TOOLING_INFO_SPEC_VERSION},
+   {SG_EXT_KHR_driver_properties, VK_KHR_DRIVER_PROPERTIES_SPEC_VERSION},
+};
+const uint32_t sg_device_extension_count =
+   sizeof(sg_device_extensions) / sizeof(sg_device_extensions[0]);
+
+struct sg_ext_set sg_extension_set(const struct sg_extension *list, uint32_t count)
+{
+   struct sg_ext_set set = {{0}};
+   for (uint32_t i = 0; i < count; i++)
+      sg_ext_set_add(&set, list[i].ext);
+   return set;
+}
+
+VkResult sg_extensions_enumerate(const struct sg_extension *list, uint32_t count,
+                                 uint32_t *pPropertyCount, VkExtensionProperties *pProperties)
+{
+   if (!pProperties) {
+      *pPropertyCount = count;
+      return VK_SUCCESS;
+   }
+   uint32_t n = *pPropertyCount < count ? *pPropertyCount : count;
+   for (uint32_t i = 0; i < n; i++) {
+      memset(&pProperties[i], 0, sizeof(pProperties[i]));
+      strncpy(pProperties[i].extensionName, sg_ext_names[list[i].ext],
+              VK_MAX_EXTENSION_NAME_SIZE - 1);
+      pProperties[i].specVersion = list[i].spec_version;
+   }
+   *pPropertyCount = n;
+   return n < count ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+VkResult sg_extensions_enable(const struct sg_extension *list, uint32_t count,
+                              uint32_t name_count, const char *const *names,
+                              struct sg_ext_set *enabled)
+{
+   struct sg_ext_set supported = sg_extension_set(list, count);
+   memset(enabled, 0, sizeof(*enabled));
+   for (uint32_t i = 0; i < name_count; i++) {
+      enum sg_ext e = names[i] ? sg_ext_from_name(names[i]) : SG_EXT_COUNT;
+      if (e == SG_EXT_COUNT || !sg_ext_set_has(&supported, e)) {
+         SG_LOG(SG_LOG_ERROR, SG_AREA_API,
+                "extension %s is not supported by softgpu: VK_ERROR_EXTENSION_NOT_PRESENT",
+                names[i] ? names[i] : "(null)");
+         return VK_ERROR_EXTENSION_NOT_PRESENT;
+      }
+      sg_ext_set_add(enabled, e);
+   }
+   return VK_SUCCESS;
+}

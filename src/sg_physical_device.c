@@ -1,0 +1,386 @@
+/*
+ * VkPhysicalDevice: what the simulated GPU is and what softgpu supports,
+ * reported truthfully. Anything not implemented yet reports false or 0 and
+ * is listed in docs/conformance-gaps.md when Vulkan requires it; a test
+ * keeps the two in step.
+ */
+#include "sg_physical_device.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "sg_alloc.h"
+#include "sg_extensions.h"
+#include "sg_instance.h"
+#include "sg_log.h"
+#include "sg_version.h"
+#include "sg_hash.h"
+
+/* No Khronos vendor or driver ID is registered for softgpu; the spec allows
+ * unregistered IDs ("There may be unregistered driver IDs returned",
+ * VkDriverId). These are chosen outside the ranges in use: 'SG'. */
+#define SG_VENDOR_ID 0x15347u
+#define SG_DEVICE_ID 0x0001u
+#define SG_DRIVER_ID ((VkDriverId)0x5347)
+
+static void init_features(struct sg_core_features *f)
+{
+   memset(f, 0, sizeof(*f));
+   f->v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
+   f->v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
+   f->v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+   /* Only what works today; see docs/conformance-gaps.md for the rest. */
+   f->v13.privateData = VK_TRUE;
+}
+
+/* Limits of the hardware model (hw/hw_caps.h) and of what softgpu's
+ * descriptors can hold. Graphics and image limits are 0: softgpu has no
+ * graphics queue and no images yet. */
+static void init_limits(VkPhysicalDeviceLimits *l, const struct hw_caps *caps)
+{
+   memset(l, 0, sizeof(*l));
+   l->maxUniformBufferRange = 65536;
+   /* Buffer descriptors are {VA, range}: any 32-bit range is addressable. */
+   l->maxStorageBufferRange = UINT32_MAX;
+   l->maxPushConstantsSize = HW_ROOT_TABLE_PUSH_BYTES;
+   l->maxMemoryAllocationCount = 1u << 20;
+   l->bufferImageGranularity = 1;
+   l->maxBoundDescriptorSets = HW_ROOT_TABLE_SETS;
+   l->maxPerStageDescriptorUniformBuffers = 65536;
+   l->maxPerStageDescriptorStorageBuffers = 65536;
+   l->maxPerStageResources = 131072;
+   l->maxDescriptorSetUniformBuffers = 65536;
+   l->maxDescriptorSetUniformBuffersDynamic = 32;
+   l->maxDescriptorSetStorageBuffers = 65536;
+   l->maxDescriptorSetStorageBuffersDynamic = 32;
+   l->maxComputeSharedMemorySize = HW_SHARED_MEMORY_PER_CTA;
+   l->maxComputeWorkGroupCount[0] = HW_MAX_GRID_X;
+   l->maxComputeWorkGroupCount[1] = HW_MAX_GRID_Y;
+   l->maxComputeWorkGroupCount[2] = HW_MAX_GRID_Z;
+   l->maxComputeWorkGroupInvocations = HW_MAX_CTA_INVOCATIONS;
+   l->maxComputeWorkGroupSize[0] = HW_MAX_CTA_SIZE_X;
+   l->maxComputeWorkGroupSize[1] = HW_MAX_CTA_SIZE_Y;
+   l->maxComputeWorkGroupSize[2] = HW_MAX_CTA_SIZE_Z;
+   l->maxSamplerAnisotropy = 1.0f;
+   /* Mapped pointers are page aligned; 64 is what Vulkan asks one to promise. */
+   l->minMemoryMapAlignment = 64;
+   l->minTexelBufferOffsetAlignment = 16;
+   l->minUniformBufferOffsetAlignment = 16;
+   /* Shader loads need 4-byte alignment at most. */
+   l->minStorageBufferOffsetAlignment = 4;
+   l->timestampComputeAndGraphics = VK_TRUE;
+   l->timestampPeriod = 1.0f;   /* HW timestamps count nanoseconds */
+   l->discreteQueuePriorities = 2;
+   l->optimalBufferCopyOffsetAlignment = 1;
+   l->optimalBufferCopyRowPitchAlignment = 1;
+   l->nonCoherentAtomSize = 64;
+   (void)caps;
+}
+
+static void init_uuids(struct sg_core_properties *p)
+{
+   uint8_t id[64];
+   size_t n = sg_build_id(id, sizeof(id));
+   /* deviceUUID names the (simulated) device model; driverUUID and the
+    * pipeline cache UUID name this exact build of the driver. */
+   static const char model[] = "softgpu simulated GPU model 1";
+   uint64_t dev[2] = {sg_hash64(model, sizeof(model), 1), sg_hash64(model, sizeof(model), 2)};
+   uint64_t drv[2] = {sg_hash64(id, n, 3), sg_hash64(SG_VERSION_STRING, sizeof(SG_VERSION_STRING), 4)};
+   uint64_t cache[2] = {sg_hash64(id, n, 5), sg_hash64(id, n, 6)};
+   memcpy(p->v11.deviceUUID, dev, VK_UUID_SIZE);
+   memcpy(p->v11.driverUUID, drv, VK_UUID_SIZE);
+   memcpy(p->v10.pipelineCacheUUID, cache, VK_UUID_SIZE);
+}
+
+static void init_properties(struct sg_core_properties *p, const struct hw_caps *caps)
+{
+   memset(p, 0, sizeof(*p));
+   p->v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES;
+   p->v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES;
+   p->v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES;
+
+   VkPhysicalDeviceProperties *v10 = &p->v10;
+   v10->apiVersion = SG_API_VERSION;
+   v10->driverVersion = SG_DRIVER_VERSION;
+   v10->vendorID = SG_VENDOR_ID;
+   v10->deviceID = SG_DEVICE_ID;
+   /* The work runs on the host's CPU cores. */
+   v10->deviceType = VK_PHYSICAL_DEVICE_TYPE_CPU;
+   snprintf(v10->deviceName, sizeof(v10->deviceName), "softgpu");
+   init_limits(&v10->limits, caps);
+   init_uuids(p);
+
+   VkPhysicalDeviceVulkan11Properties *v11 = &p->v11;
+   v11->subgroupSize = HW_WARP_WIDTH_DEFAULT;
+   v11->pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
+   v11->maxPerSetDescriptors = 131072;
+   v11->maxMemoryAllocationSize = caps->memory_bytes;
+
+   VkPhysicalDeviceVulkan12Properties *v12 = &p->v12;
+   v12->driverID = SG_DRIVER_ID;
+   snprintf(v12->driverName, sizeof(v12->driverName), "softgpu");
+   snprintf(v12->driverInfo, sizeof(v12->driverInfo), "softgpu %s (%s)", SG_VERSION_STRING,
+            SG_GIT_REVISION);
+   /* Not a conformant implementation: "0.0.0.0" (VkConformanceVersion). */
+   memset(&v12->conformanceVersion, 0, sizeof(v12->conformanceVersion));
+   v12->denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;
+   v12->roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;
+
+   VkPhysicalDeviceVulkan13Properties *v13 = &p->v13;
+   v13->minSubgroupSize = HW_WARP_WIDTH_DEFAULT;
+   v13->maxSubgroupSize = HW_WARP_WIDTH_DEFAULT;
+   v13->maxComputeWorkgroupSubgroups = HW_MAX_CTA_INVOCATIONS / HW_WARP_WIDTH_DEFAULT;
+   v13->storageTexelBufferOffsetAlignmentBytes = 16;
+   v13->uniformTexelBufferOffsetAlignmentBytes = 16;
+   v13->maxBufferSize = caps->memory_bytes;
+}
+
+static void init_memory(VkPhysicalDeviceMemoryProperties *m, const struct hw_caps *caps)
+{
+   memset(m, 0, sizeof(*m));
+   /* Unified memory, as on an integrated GPU: one heap, one type that is
+    * everything at once. */
+   m->memoryHeapCount = 1;
+   m->memoryHeaps[0].size = caps->memory_bytes;
+   m->memoryHeaps[0].flags = VK_MEMORY_HEAP_DEVICE_LOCAL_BIT;
+   m->memoryTypeCount = 1;
+   m->memoryTypes[0].heapIndex = 0;
+   m->memoryTypes[0].propertyFlags =
+      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+}
+
+static void init_queue_families(VkQueueFamilyProperties *q)
+{
+   /* Vulkan requires TRANSFER to be implied by COMPUTE; reporting it too is
+    * allowed and saves applications a special case. */
+   q[SG_QUEUE_FAMILY_COMPUTE] = (VkQueueFamilyProperties){
+      .queueFlags = VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT,
+      .queueCount = HW_COMPUTE_CHANNELS,
+      .timestampValidBits = HW_TIMESTAMP_BITS,
+      .minImageTransferGranularity = {1, 1, 1},
+   };
+   q[SG_QUEUE_FAMILY_TRANSFER] = (VkQueueFamilyProperties){
+      .queueFlags = VK_QUEUE_TRANSFER_BIT,
+      .queueCount = HW_DMA_CHANNELS,
+      .timestampValidBits = HW_TIMESTAMP_BITS,
+      .minImageTransferGranularity = {1, 1, 1},
+   };
+}
+
+VkResult sg_physical_device_create(struct sg_instance *inst, struct sg_physical_device **out)
+{
+   struct sg_physical_device *pdev =
+      sg_zalloc(&inst->alloc, sizeof(*pdev), VK_SYSTEM_ALLOCATION_SCOPE_INSTANCE);
+   if (!pdev)
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   sg_object_init(&pdev->base, VK_OBJECT_TYPE_PHYSICAL_DEVICE, NULL, &inst->alloc);
+   set_loader_magic_value(pdev);
+   pdev->instance = inst;
+   hw_caps_query(&pdev->caps);
+   init_features(&pdev->features);
+   init_properties(&pdev->props, &pdev->caps);
+   init_memory(&pdev->memory, &pdev->caps);
+   init_queue_families(pdev->queue_families);
+   pdev->device_exts = sg_extension_set(sg_device_extensions, sg_device_extension_count);
+   *out = pdev;
+   return VK_SUCCESS;
+}
+
+void sg_physical_device_destroy(struct sg_physical_device *pdev)
+{
+   const VkAllocationCallbacks *alloc = &pdev->instance->alloc;
+   sg_object_finish(&pdev->base);
+   sg_free(alloc, pdev);
+}
+
+/* Copies core values into every struct of a chain that the table knows;
+ * "... structures it does not recognize are ignored" applies to the rest. */
+static void fill_chain(const struct sg_struct_info *table, uint32_t count, const void *core,
+                       void *chain)
+{
+   for (VkBaseOutStructure *s = chain; s; s = s->pNext) {
+      const struct sg_struct_info *info = sg_struct_info_find(table, count, s->sType);
+      if (!info)
+         continue;
+      for (uint32_t i = 0; i < info->member_count; i++) {
+         const struct sg_struct_member *m = &info->members[i];
+         memcpy((char *)s + m->offset, (const char *)core + m->core_offset, m->size);
+      }
+   }
+}
+
+VkResult sg_physical_device_enable_features(const struct sg_physical_device *pdev,
+                                            const VkDeviceCreateInfo *info,
+                                            struct sg_core_features *enabled)
+{
+   memset(enabled, 0, sizeof(*enabled));
+   /* pEnabledFeatures is a bare VkPhysicalDeviceFeatures: view it as the
+    * body of a VkPhysicalDeviceFeatures2 so one loop handles both. */
+   VkPhysicalDeviceFeatures2 legacy = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+      .pNext = (void *)info->pNext,
+   };
+   if (info->pEnabledFeatures)
+      legacy.features = *info->pEnabledFeatures;
+   for (const VkBaseInStructure *s = (const void *)&legacy; s; s = s->pNext) {
+      const struct sg_struct_info *st =
+         sg_struct_info_find(sg_feature_structs, sg_feature_struct_count, s->sType);
+      if (!st)
+         continue;
+      for (uint32_t i = 0; i < st->member_count; i++) {
+         const struct sg_struct_member *m = &st->members[i];
+         VkBool32 want = *(const VkBool32 *)((const char *)s + m->offset);
+         VkBool32 have = *(const VkBool32 *)((const char *)&pdev->features + m->core_offset);
+         if (want && !have) {
+            SG_LOG(SG_LOG_ERROR, SG_AREA_API,
+                   "vkCreateDevice: feature %s.%s is not supported by softgpu: "
+                   "VK_ERROR_FEATURE_NOT_PRESENT",
+                   s == (const void *)&legacy && info->pEnabledFeatures ? "pEnabledFeatures"
+                                                                        : st->name,
+                   m->name);
+            return VK_ERROR_FEATURE_NOT_PRESENT;
+         }
+         if (want)
+            *(VkBool32 *)((char *)enabled + m->core_offset) = VK_TRUE;
+      }
+   }
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL sg_GetPhysicalDeviceFeatures(VkPhysicalDevice physicalDevice,
+                                                        VkPhysicalDeviceFeatures *pFeatures)
+{
+   *pFeatures = sg_physical_device_from_handle(physicalDevice)->features.v10;
+}
+
+VKAPI_ATTR void VKAPI_CALL sg_GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalDevice,
+                                                         VkPhysicalDeviceFeatures2 *pFeatures)
+{
+   struct sg_physical_device *pdev = sg_physical_device_from_handle(physicalDevice);
+   fill_chain(sg_feature_structs, sg_feature_struct_count, &pdev->features, pFeatures);
+}
+
+VKAPI_ATTR void VKAPI_CALL sg_GetPhysicalDeviceProperties(VkPhysicalDevice physicalDevice,
+                                                          VkPhysicalDeviceProperties *pProperties)
+{
+   *pProperties = sg_physical_device_from_handle(physicalDevice)->props.v10;
+}
+
+VKAPI_ATTR void VKAPI_CALL sg_GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,
+                                                           VkPhysicalDeviceProperties2 *pProperties)
+{
+   struct sg_physical_device *pdev = sg_physical_device_from_handle(physicalDevice);
+   fill_chain(sg_property_structs, sg_property_struct_count, &pdev->props, pProperties);
+}
+
+VKAPI_ATTR void VKAPI_CALL sg_GetPhysicalDeviceQueueFamilyProperties(
+   VkPhysicalDevice physicalDevice, uint32_t *pCount, VkQueueFamilyProperties *pProps)
+{
+   struct sg_physical_device *pdev = sg_physical_device_from_handle(physicalDevice);
+   if (!pProps) {
+      *pCount = SG_QUEUE_FAMILY_COUNT;
+      return;
+   }
+   uint32_t n = *pCount < SG_QUEUE_FAMILY_COUNT ? *pCount : SG_QUEUE_FAMILY_COUNT;
+   memcpy(pProps, pdev->queue_families, n * sizeof(*pProps));
+   *pCount = n;
+}
+
+VKAPI_ATTR void VKAPI_CALL sg_GetPhysicalDeviceQueueFamilyProperties2(
+   VkPhysicalDevice physicalDevice, uint32_t *pCount, VkQueueFamilyProperties2 *pProps)
+{
+   struct sg_physical_device *pdev = sg_physical_device_from_handle(physicalDevice);
+   if (!pProps) {
+      *pCount = SG_QUEUE_FAMILY_COUNT;
+      return;
+   }
+   uint32_t n = *pCount < SG_QUEUE_FAMILY_COUNT ? *pCount : SG_QUEUE_FAMILY_COUNT;
+   /* No extension struct for queue families is supported: chains are left
+    * as they are. */
+   for (uint32_t i = 0; i < n; i++)
+      pProps[i].queueFamilyProperties = pdev->queue_families[i];
+   *pCount = n;
+}
+
+VKAPI_ATTR void VKAPI_CALL sg_GetPhysicalDeviceMemoryProperties(
+   VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties *pMemoryProperties)
+{
+   *pMemoryProperties = sg_physical_device_from_handle(physicalDevice)->memory;
+}
+
+VKAPI_ATTR void VKAPI_CALL sg_GetPhysicalDeviceMemoryProperties2(
+   VkPhysicalDevice physicalDevice, VkPhysicalDeviceMemoryProperties2 *pMemoryProperties)
+{
+   pMemoryProperties->memoryProperties = sg_physical_device_from_handle(physicalDevice)->memory;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL sg_EnumerateDeviceExtensionProperties(
+   VkPhysicalDevice physicalDevice, const char *pLayerName, uint32_t *pPropertyCount,
+   VkExtensionProperties *pProperties)
+{
+   (void)physicalDevice;
+   if (pLayerName) {
+      SG_LOG(SG_LOG_ERROR, SG_AREA_API, "softgpu implements no layer named %s", pLayerName);
+      return VK_ERROR_LAYER_NOT_PRESENT;
+   }
+   return sg_extensions_enumerate(sg_device_extensions, sg_device_extension_count,
+                                  pPropertyCount, pProperties);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL sg_EnumerateDeviceLayerProperties(VkPhysicalDevice physicalDevice,
+                                                                 uint32_t *pPropertyCount,
+                                                                 VkLayerProperties *pProperties)
+{
+   (void)physicalDevice;
+   (void)pProperties;
+   *pPropertyCount = 0;
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL sg_GetPhysicalDeviceToolProperties(
+   VkPhysicalDevice physicalDevice, uint32_t *pToolCount,
+   VkPhysicalDeviceToolProperties *pToolProperties)
+{
+   (void)physicalDevice;
+   (void)pToolProperties;
+   /* The driver itself adds no tool; layers above it add theirs. */
+   *pToolCount = 0;
+   return VK_SUCCESS;
+}
+
+/* External handles: softgpu shares no memory, fence or semaphore with other
+ * APIs or processes. Each query answers that no handle type is supported,
+ * which the specification allows for every handle type. */
+VKAPI_ATTR void VKAPI_CALL sg_GetPhysicalDeviceExternalBufferProperties(
+   VkPhysicalDevice physicalDevice, const VkPhysicalDeviceExternalBufferInfo *pExternalBufferInfo,
+   VkExternalBufferProperties *pExternalBufferProperties)
+{
+   (void)physicalDevice;
+   (void)pExternalBufferInfo;
+   memset(&pExternalBufferProperties->externalMemoryProperties, 0,
+          sizeof(pExternalBufferProperties->externalMemoryProperties));
+}
+
+VKAPI_ATTR void VKAPI_CALL sg_GetPhysicalDeviceExternalFenceProperties(
+   VkPhysicalDevice physicalDevice, const VkPhysicalDeviceExternalFenceInfo *pExternalFenceInfo,
+   VkExternalFenceProperties *pExternalFenceProperties)
+{
+   (void)physicalDevice;
+   (void)pExternalFenceInfo;
+   pExternalFenceProperties->exportFromImportedHandleTypes = 0;
+   pExternalFenceProperties->compatibleHandleTypes = 0;
+   pExternalFenceProperties->externalFenceFeatures = 0;
+}
+
+VKAPI_ATTR void VKAPI_CALL sg_GetPhysicalDeviceExternalSemaphoreProperties(
+   VkPhysicalDevice physicalDevice,
+   const VkPhysicalDeviceExternalSemaphoreInfo *pExternalSemaphoreInfo,
+   VkExternalSemaphoreProperties *pExternalSemaphoreProperties)
+{
+   (void)physicalDevice;
+   (void)pExternalSemaphoreInfo;
+   pExternalSemaphoreProperties->exportFromImportedHandleTypes = 0;
+   pExternalSemaphoreProperties->compatibleHandleTypes = 0;
+   pExternalSemaphoreProperties->externalSemaphoreFeatures = 0;
+}

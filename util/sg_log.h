@@ -1,0 +1,78 @@
+/*
+ * softgpu's one logging module, used by every layer (icd/, src/, compiler/,
+ * hw/). It depends on libc only, so hw/ stays free of the rest of the
+ * project.
+ *
+ * Selection: SOFTGPU_LOG=<spec>[;<spec>...], where <spec> is a level
+ * (error|warn|info|debug|none) applied to every area, or <level>:<area>[,<area>...]
+ * applied to the named areas only, e.g. SOFTGPU_LOG="warn;debug:sync,ring".
+ * The default is warn: errors and warnings go to stderr.
+ *
+ * A disabled message costs one relaxed byte load and a compare: the
+ * arguments are not evaluated.
+ */
+#ifndef SG_LOG_H
+#define SG_LOG_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+enum sg_log_level {
+   SG_LOG_NONE = 0,
+   SG_LOG_ERROR = 1,
+   SG_LOG_WARN = 2,
+   SG_LOG_INFO = 3,
+   SG_LOG_DEBUG = 4,
+};
+
+/* What a message is about. Keep sg_log_area_names[] in step. */
+enum sg_log_area {
+   SG_AREA_API,      /* Vulkan objects and calls (src/) */
+   SG_AREA_ICD,      /* loader interface (icd/) */
+   SG_AREA_MEMORY,   /* GPU memory, allocations */
+   SG_AREA_SYNC,     /* fences, semaphores, events, waits */
+   SG_AREA_RING,     /* channel rings, doorbells, pushbuffers */
+   SG_AREA_CP,       /* command processor */
+   SG_AREA_DMA,      /* DMA engine */
+   SG_AREA_EU,       /* execution units, CTA scheduler */
+   SG_AREA_COMPILER, /* SPIR-V to ISA */
+   SG_AREA_FAULT,    /* GPU faults, device loss, post-mortem */
+   SG_AREA_COUNT
+};
+
+extern const char *const sg_log_area_names[SG_AREA_COUNT];
+
+/* Per-area threshold: a message is written when its level <= the area's. */
+extern _Atomic uint8_t sg_log_thresholds[SG_AREA_COUNT];
+
+static inline bool sg_log_enabled(enum sg_log_level level, enum sg_log_area area)
+{
+   return level <= atomic_load_explicit(&sg_log_thresholds[area], memory_order_relaxed);
+}
+
+void sg_log_write(enum sg_log_level level, enum sg_log_area area, const char *fmt, ...)
+   __attribute__((format(printf, 3, 4)));
+
+#define SG_LOG(level, area, ...)                \
+   do {                                         \
+      if (sg_log_enabled((level), (area)))      \
+         sg_log_write((level), (area), __VA_ARGS__); \
+   } while (0)
+
+/* Reads SOFTGPU_LOG once per process; later calls do nothing. Every entry
+ * into the driver that can log calls it first. */
+void sg_log_init(void);
+
+/* Applies a SOFTGPU_LOG-style spec now. Returns false (and changes
+ * nothing) if the spec does not parse. */
+bool sg_log_configure(const char *spec);
+
+/* Messages that pass the threshold are also handed to one sink, for example
+ * the Vulkan debug-utils messengers. Messages logged from inside the sink
+ * (on the same thread) go to stderr only. */
+typedef void (*sg_log_sink_fn)(enum sg_log_level level, enum sg_log_area area,
+                               const char *message, void *user);
+void sg_log_set_sink(sg_log_sink_fn sink, void *user);
+
+#endif
