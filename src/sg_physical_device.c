@@ -16,9 +16,11 @@
 #include "sg_version.h"
 #include "sg_hash.h"
 
-/* No Khronos vendor or driver ID is registered for softgpu; the spec allows
- * unregistered IDs ("There may be unregistered driver IDs returned",
- * VkDriverId). These are chosen outside the ranges in use: 'SG'. */
+/* No Khronos vendor or driver ID is registered for softgpu. Unregistered
+ * driver IDs are allowed ("There may be unregistered driver IDs returned",
+ * VkDriverId); an unregistered vendor ID is not, and is listed in
+ * docs/conformance-gaps.md until one is registered. Both are chosen
+ * outside the ranges in use ('SG'). */
 #define SG_VENDOR_ID 0x15347u
 #define SG_DEVICE_ID 0x0001u
 #define SG_DRIVER_ID ((VkDriverId)0x5347)
