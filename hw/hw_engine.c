@@ -1,0 +1,546 @@
+/*
+ * The front end shared by the command processor and the DMA engine: one
+ * host thread per engine serves its channels round-robin. For each channel
+ * it fetches ring entries, decodes packets and runs copies in slices, so
+ * that a long copy never holds up the other channels and the packet stream
+ * runs ahead of the copies until a WAIT_FOR_IDLE (or a WFI flag) stops it.
+ * A channel parked on an unsatisfied acquire is skipped until a semaphore
+ * write makes the engine look again; an engine with nothing to do spins
+ * briefly, then sleeps on its wake word.
+ */
+#include "hw_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "sg_log.h"
+
+#define FRONT_END_BUDGET 64u               /* packets per channel per pass */
+#define DMA_SLICE (256u * 1024u)           /* bytes per copy step */
+#define DMA_PASS_BUDGET (1024u * 1024u)    /* bytes per channel per pass */
+
+enum step { STEP_DONE, STEP_BLOCKED, STEP_FAULT };
+
+#define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+#define STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_relaxed)
+
+static bool lost(const struct hw_gpu *gpu)
+{
+   return atomic_load_explicit(&gpu->lost, memory_order_relaxed);
+}
+
+static bool ops_pending(const struct hw_channel *ch)
+{
+   return LOAD(ch->op_head) != LOAD(ch->op_tail);
+}
+
+/* The host pointer of [va, va + size) for this channel, or a fault naming
+ * what was being accessed. */
+static void *checked(struct hw_channel *ch, uint64_t va, uint64_t size, uint32_t align,
+                     const char *what)
+{
+   void *p = hw_mem_check(&ch->gpu->mem, va, size);
+   if (p && (va & (align - 1)) == 0)
+      return p;
+   char where[160];
+   hw_mem_describe(&ch->gpu->mem, va, where, sizeof(where));
+   if (p)
+      hw_gpu_fault(ch->gpu, ch, "%s at 0x%llx is not %u-byte aligned", what,
+                   (unsigned long long)va, align);
+   else
+      hw_gpu_fault(ch->gpu, ch, "%s [0x%llx, +%llu) is outside GPU memory: 0x%llx is %s", what,
+                   (unsigned long long)va, (unsigned long long)size, (unsigned long long)va, where);
+   return NULL;
+}
+
+/* ---- pushbuffer frames ------------------------------------------------------ */
+
+static bool enter(struct hw_channel *ch, uint64_t va, uint32_t length, bool replace)
+{
+   const uint32_t *p = length ? checked(ch, va, (uint64_t)length * 4, 4, "pushbuffer") : NULL;
+   if (length && !p)
+      return false;
+   if (!replace && ch->depth == HW_CALL_DEPTH) {
+      hw_gpu_fault(ch->gpu, ch, "pushbuffer calls nested deeper than %u", HW_CALL_DEPTH);
+      return false;
+   }
+   struct hw_frame *f = replace ? &ch->stack[ch->depth - 1] : &ch->stack[ch->depth++];
+   *f = (struct hw_frame){.va = va, .dwords = p, .pos = 0, .length = length};
+   return true;
+}
+
+/* Takes the next ring entry; false if the ring is empty (or on a fault). */
+static bool fetch(struct hw_channel *ch)
+{
+   uint32_t get = atomic_load_explicit(&ch->control->get, memory_order_relaxed);
+   uint32_t put = atomic_load_explicit(&ch->control->put, memory_order_acquire);
+   if (put == get)
+      return false;
+   if (put - get > ch->ring_entries) {
+      hw_gpu_fault(ch->gpu, ch, "PUT=%u is %u entries ahead of GET=%u; the ring holds %u", put,
+                   put - get, get, ch->ring_entries);
+      return false;
+   }
+   struct hw_ring_entry e = ch->ring[get & (ch->ring_entries - 1)];
+   /* The entry is copied: its slot may be reused from now on. */
+   atomic_store_explicit(&ch->control->get, get + 1, memory_order_release);
+   atomic_fetch_add_explicit(&ch->gpu->stats.ring_fetches, 1, memory_order_relaxed);
+   return enter(ch, e.pushbuffer_va, e.length, false);
+}
+
+/* ---- semaphores --------------------------------------------------------------- */
+
+static void unpark(struct hw_channel *ch)
+{
+   STORE(ch->parked, false);
+   atomic_fetch_sub_explicit(&ch->engine->parked, 1, memory_order_relaxed);
+}
+
+/* Parks the channel on word >= value. The parked count is raised before
+ * the last check (seq_cst on both sides, see hw_gpu_semaphore_written), so
+ * a release that misses the count is seen by the check. */
+static enum step park(struct hw_channel *ch, const _Atomic uint64_t *word, uint64_t va,
+                      uint64_t value)
+{
+   ch->park_word = word;
+   STORE(ch->park_va, va);
+   STORE(ch->park_value, value);
+   STORE(ch->parked, true);
+   atomic_fetch_add_explicit(&ch->engine->parked, 1, memory_order_seq_cst);
+   if (atomic_load_explicit(word, memory_order_seq_cst) >= value) {
+      unpark(ch);
+      return STEP_DONE;
+   }
+   return STEP_BLOCKED;
+}
+
+static _Atomic uint64_t *sem_word(struct hw_channel *ch, uint64_t va)
+{
+   return checked(ch, va, 8, 8, "semaphore word");
+}
+
+static enum step acquire(struct hw_channel *ch, const uint32_t *pl)
+{
+   struct hw_pkt_sem s = hw_decode_sem(pl);
+   _Atomic uint64_t *w = sem_word(ch, s.va);
+   if (!w)
+      return STEP_FAULT;
+   if (atomic_load_explicit(w, memory_order_acquire) >= s.value)
+      return STEP_DONE;
+   return park(ch, w, s.va, s.value);
+}
+
+static void record_release(struct hw_channel *ch, uint64_t va, uint64_t value)
+{
+   uint32_t n = LOAD(ch->release_count);
+   STORE(ch->release_va[n % HW_LAST_RELEASES], va);
+   STORE(ch->release_value[n % HW_LAST_RELEASES], value);
+   STORE(ch->release_count, n + 1);
+}
+
+static bool wfi_requested(uint32_t flags)
+{
+#ifdef SOFTGPU_MUTATION_NO_WFI
+   /* Test mutation: releases no longer wait for prior work. */
+   (void)flags;
+   return false;
+#else
+   return flags & HW_PKT_FLAG_WFI;
+#endif
+}
+
+static enum step release(struct hw_channel *ch, uint32_t flags, const uint32_t *pl)
+{
+   if (wfi_requested(flags) && ops_pending(ch))
+      return STEP_BLOCKED;
+   struct hw_pkt_sem s = hw_decode_sem(pl);
+   _Atomic uint64_t *w = sem_word(ch, s.va);
+   if (!w)
+      return STEP_FAULT;
+   atomic_store_explicit(w, s.value, memory_order_release);
+   record_release(ch, s.va, s.value);
+   hw_gpu_semaphore_written(ch->gpu, flags & HW_PKT_FLAG_INTERRUPT);
+   return STEP_DONE;
+}
+
+/* ---- copies ----------------------------------------------------------------- */
+
+static enum step queue_op(struct hw_channel *ch, struct hw_dma_op op)
+{
+   uint32_t tail = LOAD(ch->op_tail);
+   if (tail - LOAD(ch->op_head) == HW_DMA_QUEUE)
+      return STEP_BLOCKED;
+   op.start_ns = hw_now_ns();
+   ch->ops[tail % HW_DMA_QUEUE] = op;
+   STORE(ch->op_tail, tail + 1);
+   return STEP_DONE;
+}
+
+static enum step dma_copy(struct hw_channel *ch, const uint32_t *pl)
+{
+   struct hw_pkt_copy c = hw_decode_copy(pl);
+   if (c.size == 0)
+      return STEP_DONE;
+   const uint8_t *src = checked(ch, c.src, c.size, 1, "DMA copy source");
+   uint8_t *dst = src ? checked(ch, c.dst, c.size, 1, "DMA copy destination") : NULL;
+   if (!dst)
+      return STEP_FAULT;
+   return queue_op(ch, (struct hw_dma_op){.kind = HW_DMA_COPY, .src = src, .dst = dst,
+                                          .size = c.size});
+}
+
+static enum step dma_fill(struct hw_channel *ch, const uint32_t *pl)
+{
+   struct hw_pkt_fill f = hw_decode_fill(pl);
+   if (f.size == 0)
+      return STEP_DONE;
+   if (f.size % 4) {
+      hw_gpu_fault(ch->gpu, ch, "DMA fill of %llu bytes: not a multiple of 4",
+                   (unsigned long long)f.size);
+      return STEP_FAULT;
+   }
+   uint8_t *dst = checked(ch, f.dst, f.size, 4, "DMA fill destination");
+   if (!dst)
+      return STEP_FAULT;
+   return queue_op(ch, (struct hw_dma_op){.kind = HW_DMA_FILL, .dst = dst, .size = f.size,
+                                          .value = f.value});
+}
+
+static void run_slice(struct hw_dma_op *op, uint64_t n)
+{
+   if (op->kind == HW_DMA_COPY) {
+      /* memmove: overlapping regions are invalid usage, not undefined behaviour. */
+      memmove(op->dst + op->done, op->src + op->done, n);
+      return;
+   }
+   uint32_t *d = (uint32_t *)(void *)(op->dst + op->done);
+   for (uint64_t i = 0; i < n / 4; i++)
+      d[i] = op->value;
+}
+
+/* Runs the channel's oldest copies for up to DMA_PASS_BUDGET bytes. */
+static bool dma_step(struct hw_engine *e, struct hw_channel *ch)
+{
+   uint64_t budget = DMA_PASS_BUDGET;
+   bool progress = false;
+   while (budget && ops_pending(ch) && !lost(ch->gpu)) {
+      uint32_t head = LOAD(ch->op_head);
+      struct hw_dma_op *op = &ch->ops[head % HW_DMA_QUEUE];
+      uint64_t n = op->size - op->done;
+      n = n < DMA_SLICE ? n : DMA_SLICE;
+      n = n < budget ? n : budget;
+      run_slice(op, n);
+      op->done += n;
+      budget -= n;
+      progress = true;
+      hw_inject_delay(&ch->gpu->inject.dma, &e->rng);
+      if (op->done == op->size) {
+         STORE(ch->op_head, head + 1);
+      } else if (hw_now_ns() - op->start_ns > ch->gpu->watchdog_ns) {
+         hw_gpu_fault(ch->gpu, ch, "watchdog: a copy has run for more than %llu ms",
+                      (unsigned long long)(ch->gpu->watchdog_ns / 1000000));
+      }
+   }
+   return progress;
+}
+
+/* ---- the other packets --------------------------------------------------------- */
+
+static enum step inline_write(struct hw_channel *ch, const uint32_t *pl, uint32_t len)
+{
+   uint64_t bytes = (uint64_t)(len - HW_PKT_VA_DWORDS) * 4;
+   uint8_t *dst = checked(ch, hw_decode_va(pl).va, bytes, 4, "inline write destination");
+   if (!dst)
+      return STEP_FAULT;
+   memcpy(dst, pl + HW_PKT_VA_DWORDS, bytes);
+   return STEP_DONE;
+}
+
+static enum step timestamp(struct hw_channel *ch, uint32_t flags, const uint32_t *pl)
+{
+   if ((flags & HW_PKT_FLAG_WFI) && ops_pending(ch))
+      return STEP_BLOCKED;
+   _Atomic uint64_t *w = checked(ch, hw_decode_va(pl).va, 8, 8, "timestamp");
+   if (!w)
+      return STEP_FAULT;
+   atomic_store_explicit(w, hw_now_ns(), memory_order_release);
+   return STEP_DONE;
+}
+
+static void label_push(struct hw_channel *ch, const uint32_t *pl, uint32_t len)
+{
+   char text[HW_LABEL_BYTES] = {0};
+   size_t n = strnlen((const char *)pl, (size_t)len * 4);
+   memcpy(text, pl, n < HW_LABEL_BYTES - 1 ? n : HW_LABEL_BYTES - 1);
+   for (uint32_t i = 0; i < HW_LABEL_BYTES / 8; i++) {
+      uint64_t w;
+      memcpy(&w, text + 8 * i, 8);
+      STORE(ch->label[i], w);
+   }
+   STORE(ch->label_depth, LOAD(ch->label_depth) + 1);
+}
+
+static void label_pop(struct hw_channel *ch)
+{
+   uint32_t depth = LOAD(ch->label_depth);
+   if (depth)
+      STORE(ch->label_depth, depth - 1);
+}
+
+/* QUERY_COPY: timestamp query results to a buffer, after all prior work,
+ * optionally waiting for each query's availability. */
+static enum step query_copy(struct hw_channel *ch, const uint32_t *pl)
+{
+   if (ops_pending(ch))
+      return STEP_BLOCKED;
+   struct hw_pkt_query_copy q = hw_decode_query_copy(pl);
+   if (q.count == 0)
+      return STEP_DONE;
+   uint64_t value_bytes = (q.flags & HW_QUERY_64) ? 8 : 4;
+   uint64_t result_bytes = value_bytes * ((q.flags & HW_QUERY_WITH_AVAILABILITY) ? 2 : 1);
+   struct hw_query_slot *src = checked(ch, q.src, (uint64_t)q.count * sizeof(*src), 8, "query pool");
+   uint8_t *dst = src ? checked(ch, q.dst, (uint64_t)(q.count - 1) * q.stride + result_bytes,
+                                (uint32_t)value_bytes, "query results destination")
+                      : NULL;
+   if (!dst)
+      return STEP_FAULT;
+   _Atomic uint64_t *avail0 = (_Atomic uint64_t *)&src[0].available;
+   for (uint32_t i = 0; i < q.count && (q.flags & HW_QUERY_WAIT); i++) {
+      _Atomic uint64_t *avail = avail0 + 2 * i;
+      if (!atomic_load_explicit(avail, memory_order_acquire))
+         return park(ch, avail, q.src + i * sizeof(*src) + 8, 1);
+   }
+   for (uint32_t i = 0; i < q.count; i++) {
+      _Atomic uint64_t *avail = avail0 + 2 * i;
+      _Atomic uint64_t *value = avail - 1;
+      uint64_t a = atomic_load_explicit(avail, memory_order_acquire);
+      uint64_t v = atomic_load_explicit(value, memory_order_relaxed);
+      uint8_t *out = dst + i * q.stride;
+      if (a || (q.flags & HW_QUERY_PARTIAL)) {
+         uint32_t v32 = (uint32_t)v;
+         memcpy(out, value_bytes == 8 ? (void *)&v : (void *)&v32, value_bytes);
+      }
+      if (q.flags & HW_QUERY_WITH_AVAILABILITY) {
+         uint32_t a32 = (uint32_t)a;
+         memcpy(out + value_bytes, value_bytes == 8 ? (void *)&a : (void *)&a32, value_bytes);
+      }
+   }
+   return STEP_DONE;
+}
+
+/* LINK_SLOT: close it, or follow the pushbuffer linked to it. */
+static enum step link_slot(struct hw_channel *ch, struct hw_frame *f, const uint32_t *pl,
+                           uint32_t next)
+{
+   if (((uintptr_t)pl & 7u) != 0) {
+      hw_gpu_fault(ch->gpu, ch, "link slot word not 8-byte aligned");
+      return STEP_FAULT;
+   }
+   _Atomic uint64_t *word = (_Atomic uint64_t *)(uintptr_t)pl;
+   uint64_t expected = HW_LINK_OPEN;
+   if (atomic_compare_exchange_strong_explicit(word, &expected, HW_LINK_CLOSED,
+                                               memory_order_acq_rel, memory_order_acquire) ||
+       expected == HW_LINK_CLOSED) {
+      f->pos = next;
+      return STEP_DONE;
+   }
+   /* The driver linked a pushbuffer: it wrote the length before the VA. */
+   return enter(ch, expected, pl[2], true) ? STEP_DONE : STEP_FAULT;
+}
+
+/* Executes one packet whose length has been checked. Ordinary packets
+ * advance f->pos on completion; branches set the position themselves. */
+static enum step execute(struct hw_channel *ch, struct hw_frame *f, uint32_t op, uint32_t flags,
+                         const uint32_t *pl, uint32_t len)
+{
+   uint32_t next = f->pos + 1 + len;
+   enum step r = STEP_DONE;
+   switch (op) {
+   case HW_OP_NOP: break;
+   case HW_OP_SEM_ACQUIRE: r = acquire(ch, pl); break;
+   case HW_OP_SEM_RELEASE: r = release(ch, flags, pl); break;
+   case HW_OP_WAIT_FOR_IDLE: r = ops_pending(ch) ? STEP_BLOCKED : STEP_DONE; break;
+   case HW_OP_MEM_BARRIER: atomic_thread_fence(memory_order_seq_cst); break;
+   case HW_OP_DMA_COPY: r = dma_copy(ch, pl); break;
+   case HW_OP_DMA_FILL: r = dma_fill(ch, pl); break;
+   case HW_OP_INLINE_WRITE: r = inline_write(ch, pl, len); break;
+   case HW_OP_TIMESTAMP: r = timestamp(ch, flags, pl); break;
+   case HW_OP_LABEL_PUSH: label_push(ch, pl, len); break;
+   case HW_OP_LABEL_POP: label_pop(ch); break;
+   case HW_OP_LABEL_INSERT: break;
+   case HW_OP_QUERY_COPY: r = query_copy(ch, pl); break;
+   case HW_OP_CALL: {
+      struct hw_pkt_branch b = hw_decode_branch(pl);
+      f->pos = next;
+      return enter(ch, b.va, b.length, false) ? STEP_DONE : STEP_FAULT;
+   }
+   case HW_OP_JUMP: {
+      struct hw_pkt_branch b = hw_decode_branch(pl);
+      return enter(ch, b.va, b.length, true) ? STEP_DONE : STEP_FAULT;
+   }
+   case HW_OP_RETURN:
+      ch->depth--;
+      return STEP_DONE;
+   case HW_OP_LINK_SLOT:
+      return link_slot(ch, f, pl, next);
+   default:
+      hw_gpu_fault(ch->gpu, ch, "opcode %u is not implemented by the %s", op, ch->engine->name);
+      return STEP_FAULT;
+   }
+   if (r == STEP_DONE)
+      f->pos = next;
+   return r;
+}
+
+/* Checks a packet header against the frame; faults if malformed. */
+static bool well_formed(struct hw_channel *ch, const struct hw_frame *f, uint32_t header)
+{
+   uint32_t op = hw_pkt_opcode(header), len = hw_pkt_length(header);
+   if (op >= HW_OP_COUNT || !hw_opcode_info[op].name) {
+      hw_gpu_fault(ch->gpu, ch, "malformed packet: unknown opcode %u (header 0x%08x)", op, header);
+      return false;
+   }
+   const struct hw_opcode_info *info = &hw_opcode_info[op];
+   if (len < info->min_dwords || len > info->max_dwords || f->pos + 1 + len > f->length) {
+      hw_gpu_fault(ch->gpu, ch, "malformed packet: %s with %u payload dwords (%u..%u allowed, "
+                   "%u left in the pushbuffer)", info->name, len, info->min_dwords,
+                   info->max_dwords, f->length - f->pos - 1);
+      return false;
+   }
+   return true;
+}
+
+static bool injected_fault(struct hw_channel *ch)
+{
+   const struct hw_inject *inj = &ch->gpu->inject;
+   if (!inj->fault_armed || inj->fault_channel != ch->index ||
+       LOAD(ch->packets) + 1 != inj->fault_packet)
+      return false;
+   hw_gpu_fault(ch->gpu, ch, "malformed packet injected by SOFTGPU_FAULT (packet %llu)",
+                (unsigned long long)inj->fault_packet);
+   return true;
+}
+
+/* Decodes and executes up to FRONT_END_BUDGET packets of one channel. */
+static bool front_end(struct hw_engine *e, struct hw_channel *ch)
+{
+   bool progress = false;
+   for (uint32_t n = 0; n < FRONT_END_BUDGET && !lost(ch->gpu); n++) {
+      if (ch->depth == 0 && !fetch(ch))
+         break;
+      if (lost(ch->gpu))
+         break;
+      struct hw_frame *f = &ch->stack[ch->depth - 1];
+      if (f->pos >= f->length) {
+         ch->depth--;
+         progress = true;
+         continue;
+      }
+      ch->packet_pos = f->pos;
+      uint32_t header = f->dwords[f->pos];
+      if (!well_formed(ch, f, header) || injected_fault(ch))
+         break;
+      enum step r = execute(ch, f, hw_pkt_opcode(header), hw_pkt_flags(header),
+                            f->dwords + f->pos + 1, hw_pkt_length(header));
+      if (r != STEP_DONE)
+         break;
+      STORE(ch->packets, LOAD(ch->packets) + 1);
+      atomic_fetch_add_explicit(&ch->gpu->stats.packets, 1, memory_order_relaxed);
+      hw_inject_delay(&e->delay, &e->rng);
+      progress = true;
+   }
+   return progress;
+}
+
+static bool run_channel(struct hw_engine *e, struct hw_channel *ch)
+{
+   if (!atomic_load_explicit(&ch->bound, memory_order_acquire))
+      return false;
+   bool progress = false;
+   if (LOAD(ch->parked) &&
+       atomic_load_explicit(ch->park_word, memory_order_acquire) >= LOAD(ch->park_value)) {
+      unpark(ch);
+      progress = true;
+   }
+   if (!LOAD(ch->parked))
+      progress |= front_end(e, ch);
+   progress |= dma_step(e, ch);
+   return progress;
+}
+
+/* One round-robin pass over the engine's channels. */
+static bool run_pass(struct hw_engine *e)
+{
+   bool progress = false;
+   for (uint32_t k = 0; k < e->channel_count && !lost(e->gpu); k++) {
+      uint32_t i = e->first_channel + (e->next_channel + k) % e->channel_count;
+      progress |= run_channel(e, &e->gpu->channels[i]);
+   }
+   e->next_channel = (e->next_channel + 1) % e->channel_count;
+   return progress;
+}
+
+/* Nothing to do: spin for the budget, then sleep until kicked. */
+static void idle(struct hw_engine *e, uint32_t seq)
+{
+   uint64_t until = hw_now_ns() + e->gpu->config.engine_spin_ns;
+   do {
+      if (atomic_load_explicit(&e->wake_seq, memory_order_acquire) != seq) {
+         atomic_fetch_add_explicit(&e->gpu->stats.engine_spin_hits, 1, memory_order_relaxed);
+         return;
+      }
+      for (int i = 0; i < 64; i++)
+         hw_cpu_relax();
+   } while (hw_now_ns() < until);
+   atomic_store_explicit(&e->sleeping, 1, memory_order_seq_cst);
+   if (atomic_load_explicit(&e->wake_seq, memory_order_seq_cst) == seq &&
+       !atomic_load_explicit(&e->stop, memory_order_acquire)) {
+      atomic_fetch_add_explicit(&e->gpu->stats.engine_sleeps, 1, memory_order_relaxed);
+      hw_futex_wait(&e->wake_seq, seq, 0);
+   }
+   atomic_store_explicit(&e->sleeping, 0, memory_order_relaxed);
+}
+
+static void *engine_main(void *arg)
+{
+   struct hw_engine *e = arg;
+   char name[16];
+   snprintf(name, sizeof(name), "softgpu-%s%u", e->dma ? "dma" : "cp", e->gpu->index);
+   pthread_setname_np(pthread_self(), name);
+   while (!atomic_load_explicit(&e->stop, memory_order_acquire)) {
+      uint32_t seq = atomic_load_explicit(&e->wake_seq, memory_order_acquire);
+      if (!lost(e->gpu) && run_pass(e))
+         continue;
+      idle(e, seq);
+   }
+   return NULL;
+}
+
+int hw_engine_start(struct hw_engine *e)
+{
+   if (pthread_create(&e->thread, NULL, engine_main, e) != 0) {
+      SG_LOG(SG_LOG_ERROR, SG_AREA_CP, "cannot start the %s thread", e->name);
+      return -1;
+   }
+   e->started = true;
+   return 0;
+}
+
+void hw_engine_stop(struct hw_engine *e)
+{
+   if (!e->started)
+      return;
+   atomic_store_explicit(&e->stop, true, memory_order_release);
+   hw_engine_kick(e);
+   pthread_join(e->thread, NULL);
+   e->started = false;
+}
+
+bool hw_engine_kick(struct hw_engine *e)
+{
+   atomic_fetch_add_explicit(&e->wake_seq, 1, memory_order_seq_cst);
+   if (!atomic_load_explicit(&e->sleeping, memory_order_seq_cst))
+      return false;
+   hw_futex_wake(&e->wake_seq, 1);
+   return true;
+}

@@ -1,0 +1,116 @@
+/*
+ * The simulated GPU, as the driver sees it: GPU memory, channels (a ring
+ * plus a control page in GPU memory, and a doorbell), and the completion
+ * interrupt that host waits sleep on. This is the whole contract between
+ * src/ and hw/: there is no "run this now" entry point.
+ *
+ * Inside: a command processor thread serves the compute channels and a DMA
+ * engine thread serves the transfer channels; both fetch ring entries,
+ * decode packets (hw_packets.h), park channels on unsatisfied semaphore
+ * acquires, and run copies asynchronously to the packet stream, so that
+ * only WAIT_FOR_IDLE (and the WFI flag) orders them against what follows.
+ */
+#ifndef HW_GPU_H
+#define HW_GPU_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hw_mem.h"
+
+struct hw_gpu;
+
+struct hw_gpu_config {
+   uint32_t compute_channels;   /* served by the command processor: 0 .. n-1 */
+   uint32_t dma_channels;       /* served by the DMA engine: after the compute ones */
+   uint64_t memory_bytes;       /* GPU memory budget */
+   const char *delay_spec;      /* SOFTGPU_DELAY syntax, or NULL */
+   const char *fault_spec;      /* SOFTGPU_FAULT syntax, or NULL */
+   uint32_t watchdog_ms;        /* an operation running longer faults; 0: default */
+   uint32_t engine_spin_ns;     /* engines spin this long for work before sleeping */
+   uint32_t wait_spin_ns;       /* host waits spin this long before sleeping */
+   bool abort_on_fault;         /* abort() at the point of a fault, for debuggers */
+};
+
+/* Defaults, then SOFTGPU_DELAY, SOFTGPU_FAULT, SOFTGPU_WATCHDOG_MS,
+ * SOFTGPU_SPIN_NS, SOFTGPU_WAIT_SPIN_NS and SOFTGPU_ABORT_ON_DEVICE_LOSS from
+ * the environment. */
+void hw_gpu_config_from_env(struct hw_gpu_config *cfg);
+
+/* Creates the GPU and starts its engines. Returns 0, or -1 with a log line. */
+int hw_gpu_create(const struct hw_gpu_config *cfg, struct hw_gpu **out);
+/* Stops the engines and frees everything, GPU memory included. */
+void hw_gpu_destroy(struct hw_gpu *gpu);
+
+struct hw_mem *hw_gpu_memory(struct hw_gpu *gpu);
+
+/* Programs a channel: its ring of ring_entries entries (a power of two) at
+ * ring_va and its control page at control_va, both in GPU memory. */
+int hw_channel_bind(struct hw_gpu *gpu, uint32_t channel, uint64_t ring_va,
+                    uint32_t ring_entries, uint64_t control_va);
+/* Rings the channel's doorbell after PUT was written. Costs a system call
+ * only when the channel's engine is asleep. */
+void hw_doorbell(struct hw_gpu *gpu, uint32_t channel);
+
+/* ---- Semaphores and the completion interrupt ---------------------------- */
+
+/* A 64-bit semaphore word in GPU memory (8-byte aligned VA). */
+static inline _Atomic uint64_t *hw_sem_word(struct hw_mem *m, uint64_t va)
+{
+   return (_Atomic uint64_t *)hw_mem_host(m, va);
+}
+
+/* Host signal: stores value, raises the interrupt and makes the engines
+ * re-check their parked acquires. */
+void hw_host_signal(struct hw_gpu *gpu, uint64_t va, uint64_t value);
+
+struct hw_wait_item {
+   uint64_t va;      /* semaphore word */
+   uint64_t value;   /* satisfied when the word >= value */
+};
+
+enum hw_wait_result {
+   HW_WAIT_SATISFIED,
+   HW_WAIT_TIMEOUT,
+   HW_WAIT_LOST,     /* the GPU faulted: the device is lost */
+};
+
+/* Waits until all (or any) items are satisfied, for at most timeout_ns
+ * (0: just check, no system call; UINT64_MAX or an overflowing deadline:
+ * forever). */
+enum hw_wait_result hw_wait(struct hw_gpu *gpu, const struct hw_wait_item *items, uint32_t count,
+                            bool all, uint64_t timeout_ns);
+
+/* ---- Faults and observation ------------------------------------------------ */
+
+bool hw_gpu_is_lost(const struct hw_gpu *gpu);
+/* The post-mortem report of the fault that lost the GPU, or NULL. */
+const char *hw_gpu_fault_report(const struct hw_gpu *gpu);
+
+struct hw_gpu_stats {
+   uint64_t doorbells;           /* hw_doorbell calls */
+   uint64_t doorbell_syscalls;   /* ... that had to wake a sleeping engine */
+   uint64_t ring_fetches;        /* ring entries fetched */
+   uint64_t packets;             /* packets decoded */
+   uint64_t engine_sleeps;       /* times an engine went to sleep */
+   uint64_t engine_spin_hits;    /* times spinning found work before sleeping */
+   uint64_t engine_wake_syscalls; /* semaphore writes that woke a sleeping engine */
+   uint64_t host_waits;          /* hw_wait calls */
+   uint64_t host_wait_sleeps;    /* ... that slept in the kernel */
+   uint64_t interrupts;          /* releases and host signals that raised it */
+   uint64_t interrupt_wakes;     /* ... that had sleeping waiters to wake */
+   uint32_t engine_spin_ns;      /* the spin budgets in force */
+   uint32_t wait_spin_ns;
+};
+void hw_gpu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *stats);
+
+/* Writes a snapshot of every channel (GET/PUT, state, parked acquire,
+ * outstanding copies, last releases) into buf. */
+void hw_gpu_snapshot(struct hw_gpu *gpu, char *buf, size_t size);
+
+/* GPU time: CLOCK_MONOTONIC in nanoseconds (what TIMESTAMP writes). */
+uint64_t hw_now_ns(void);
+
+#endif

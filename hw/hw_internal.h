@@ -1,0 +1,168 @@
+/*
+ * hw/ internals shared by its source files: the GPU, its engines (the
+ * command processor and the DMA engine share one front end) and its
+ * channels. Nothing outside hw/ includes this.
+ */
+#ifndef HW_INTERNAL_H
+#define HW_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hw_gpu.h"
+#include "hw_packets.h"
+
+#define HW_MAX_CHANNELS 32u
+#define HW_CALL_DEPTH 8u          /* ring entry + nested CALLs */
+#define HW_DMA_QUEUE 64u          /* outstanding copies per channel */
+#define HW_LAST_RELEASES 4u
+#define HW_LABEL_BYTES 64u
+
+/* ---- Delay and fault injection (hw_inject.c) ---------------------------- */
+
+struct hw_delay {
+   uint32_t min_us, max_us;      /* per decoded packet (cp) or copy slice (dma) */
+};
+
+struct hw_inject {
+   struct hw_delay cp, dma, eu;
+   uint64_t seed;
+   bool fault_armed;             /* SOFTGPU_FAULT names this GPU */
+   uint32_t fault_channel;
+   uint64_t fault_packet;        /* 1-based packet count on that channel */
+};
+
+/* Parses SOFTGPU_DELAY / SOFTGPU_FAULT for the GPU created as number
+ * gpu_index in this process. Logs and ignores what does not parse. */
+void hw_inject_parse(struct hw_inject *inj, const char *delay_spec, const char *fault_spec,
+                     uint32_t gpu_index);
+/* Sleeps for a random delay drawn from d with the engine's generator. */
+void hw_inject_delay(const struct hw_delay *d, uint64_t *rng);
+
+/* ---- Channels ------------------------------------------------------------- */
+
+struct hw_frame {
+   uint64_t va;                  /* pushbuffer start */
+   const uint32_t *dwords;       /* its host pointer, checked */
+   uint32_t pos, length;         /* in dwords */
+};
+
+enum hw_dma_kind { HW_DMA_COPY, HW_DMA_FILL };
+
+struct hw_dma_op {
+   enum hw_dma_kind kind;
+   uint8_t *dst;
+   const uint8_t *src;
+   uint64_t size, done;
+   uint32_t value;
+   uint64_t start_ns;            /* for the watchdog */
+};
+
+/* Channel state is owned by its engine thread. The fields under "seen by
+ * others" are relaxed atomics, because snapshots and fault reports read
+ * them from other threads; they never order anything. */
+struct hw_channel {
+   struct hw_gpu *gpu;
+   struct hw_engine *engine;
+   uint32_t index;
+   _Atomic bool bound;
+   uint64_t ring_va, control_va;
+   const struct hw_ring_entry *ring;
+   uint32_t ring_entries;
+   struct hw_channel_control *control;
+
+   struct hw_frame stack[HW_CALL_DEPTH];
+   uint32_t depth;               /* 0: fetch the next ring entry */
+   uint32_t packet_pos;          /* dword of the packet being executed */
+   const _Atomic uint64_t *park_word;
+   struct hw_dma_op ops[HW_DMA_QUEUE];
+
+   /* seen by others */
+   _Atomic bool parked;
+   _Atomic uint64_t park_va, park_value;
+   _Atomic uint32_t op_head, op_tail;   /* ops[op_head % N] is the oldest */
+   _Atomic uint64_t label[HW_LABEL_BYTES / 8];   /* innermost debug label */
+   _Atomic uint32_t label_depth;
+   _Atomic uint64_t release_va[HW_LAST_RELEASES], release_value[HW_LAST_RELEASES];
+   _Atomic uint32_t release_count;
+   _Atomic uint64_t packets;     /* decoded so far */
+};
+
+/* ---- Engines -------------------------------------------------------------- */
+
+struct hw_engine {
+   struct hw_gpu *gpu;
+   const char *name;             /* "command processor", "DMA engine" */
+   bool dma;                     /* serves transfer channels */
+   pthread_t thread;
+   bool started;
+   uint32_t first_channel, channel_count;
+   uint32_t next_channel;        /* round-robin start */
+   _Atomic uint32_t wake_seq;    /* futex: bumped by doorbells and releases */
+   _Atomic uint32_t sleeping;    /* set while (about to be) asleep */
+   _Atomic uint32_t parked;      /* channels parked on an acquire */
+   _Atomic bool stop;
+   struct hw_delay delay;
+   uint64_t rng;
+};
+
+/* ---- The GPU -------------------------------------------------------------- */
+
+struct hw_gpu {
+   struct hw_gpu_config config;
+   uint32_t index;               /* creation order in the process */
+   struct hw_mem mem;
+   struct hw_inject inject;
+   uint64_t watchdog_ns;
+
+   struct hw_engine cp, dma;
+   struct hw_channel channels[HW_MAX_CHANNELS];
+   uint32_t channel_count;
+
+   /* The completion interrupt: a sequence word host waiters sleep on. */
+   _Atomic uint32_t irq_seq;
+   _Atomic uint32_t irq_waiters;
+
+   _Atomic bool lost;
+   pthread_mutex_t fault_lock;
+   char *fault_report;           /* set once, under fault_lock */
+
+   struct {
+      _Atomic uint64_t doorbells, doorbell_syscalls, ring_fetches, packets;
+      _Atomic uint64_t engine_sleeps, engine_spin_hits, engine_wake_syscalls;
+      _Atomic uint64_t host_waits, host_wait_sleeps, interrupts, interrupt_wakes;
+   } stats;
+};
+
+/* hw_engine.c */
+int hw_engine_start(struct hw_engine *e);
+void hw_engine_stop(struct hw_engine *e);
+/* Makes the engine look again (new PUT, released semaphore). Returns true
+ * if it had to wake the engine with a system call. */
+bool hw_engine_kick(struct hw_engine *e);
+
+/* hw_gpu.c */
+/* A semaphore word changed: raise the interrupt if asked, and have every
+ * engine with parked channels re-check them. */
+void hw_gpu_semaphore_written(struct hw_gpu *gpu, bool interrupt);
+/* Loses the GPU: the first fault writes the post-mortem report. */
+void hw_gpu_fault(struct hw_gpu *gpu, struct hw_channel *ch, const char *fmt, ...)
+   __attribute__((format(printf, 3, 4)));
+/* Appends channel state to a report. */
+size_t hw_channel_describe(struct hw_channel *ch, char *buf, size_t size);
+
+/* futex helpers (hw_gpu.c) */
+void hw_futex_wake(_Atomic uint32_t *word, int count);
+/* Returns false on timeout. deadline_ns is absolute CLOCK_MONOTONIC; 0 means none. */
+bool hw_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns);
+
+static inline void hw_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+   __builtin_ia32_pause();
+#endif
+}
+
+#endif
