@@ -22,6 +22,8 @@
 
 struct hw_gpu;
 
+#define HW_MAX_CHANNELS 32u
+
 struct hw_gpu_config {
    uint32_t compute_channels;   /* served by the command processor: 0 .. n-1 */
    uint32_t dma_channels;       /* served by the DMA engine: after the compute ones */

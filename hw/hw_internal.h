@@ -14,7 +14,6 @@
 #include "hw_gpu.h"
 #include "hw_packets.h"
 
-#define HW_MAX_CHANNELS 32u
 #define HW_CALL_DEPTH 8u          /* ring entry + nested CALLs */
 #define HW_DMA_QUEUE 64u          /* outstanding copies per channel */
 #define HW_LAST_RELEASES 4u

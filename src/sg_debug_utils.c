@@ -208,33 +208,3 @@ VKAPI_ATTR void VKAPI_CALL sg_QueueInsertDebugUtilsLabelEXT(VkQueue queue,
 {
    sg_queue_label_insert(sg_queue_from_handle(queue), pLabelInfo->pLabelName);
 }
-
-/* Command buffers arrive with the command processor work; until then no
- * command buffer can be allocated, so these are unreachable by valid usage.
- * They exist so that VK_EXT_debug_utils exposes every command it names. */
-static void cmd_label_unavailable(const char *what)
-{
-   SG_LOG(SG_LOG_ERROR, SG_AREA_API, "%s: softgpu cannot record command buffers yet", what);
-}
-
-VKAPI_ATTR void VKAPI_CALL sg_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer commandBuffer,
-                                                         const VkDebugUtilsLabelEXT *pLabelInfo)
-{
-   (void)commandBuffer;
-   (void)pLabelInfo;
-   cmd_label_unavailable("vkCmdBeginDebugUtilsLabelEXT");
-}
-
-VKAPI_ATTR void VKAPI_CALL sg_CmdEndDebugUtilsLabelEXT(VkCommandBuffer commandBuffer)
-{
-   (void)commandBuffer;
-   cmd_label_unavailable("vkCmdEndDebugUtilsLabelEXT");
-}
-
-VKAPI_ATTR void VKAPI_CALL sg_CmdInsertDebugUtilsLabelEXT(VkCommandBuffer commandBuffer,
-                                                          const VkDebugUtilsLabelEXT *pLabelInfo)
-{
-   (void)commandBuffer;
-   (void)pLabelInfo;
-   cmd_label_unavailable("vkCmdInsertDebugUtilsLabelEXT");
-}

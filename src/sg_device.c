@@ -4,6 +4,7 @@
  */
 #include "sg_device.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "sg_alloc.h"
@@ -93,16 +94,96 @@ static VkResult check_create_info(struct sg_physical_device *pdev, const VkDevic
    return sg_physical_device_enable_features(pdev, info, &scratch->enabled_features);
 }
 
-static void init_queues(struct sg_device *dev, const VkDeviceCreateInfo *info)
+uint32_t sg_device_channel(const struct sg_device *dev, uint32_t family, uint32_t index)
 {
-   uint32_t n = 0;
+   (void)dev;
+   return family == SG_QUEUE_FAMILY_COMPUTE ? index : HW_COMPUTE_CHANNELS + index;
+}
+
+VkResult sg_device_lost_result(struct sg_device *dev)
+{
+   if (!atomic_exchange(&dev->loss_reported, true))
+      SG_LOG(SG_LOG_ERROR, SG_AREA_FAULT, "VK_ERROR_DEVICE_LOST: the GPU faulted (the "
+             "post-mortem report above says where); every call that can fail on this device "
+             "now returns VK_ERROR_DEVICE_LOST");
+   return VK_ERROR_DEVICE_LOST;
+}
+
+/* SOFTGPU_STATS=1: the GPU's counters when the device goes away. */
+static void sg_device_report_stats(struct sg_device *dev)
+{
+   const char *want = getenv("SOFTGPU_STATS");
+   if (!want || !*want || strcmp(want, "0") == 0)
+      return;
+   struct hw_gpu_stats s;
+   hw_gpu_get_stats(dev->gpu, &s);
+   sg_log_report(SG_AREA_API,
+                 "device stats: doorbells=%llu doorbell_syscalls=%llu ring_fetches=%llu "
+                 "packets=%llu engine_sleeps=%llu engine_spin_hits=%llu "
+                 "engine_wake_syscalls=%llu host_waits=%llu host_wait_sleeps=%llu "
+                 "interrupts=%llu interrupt_wakes=%llu engine_spin_ns=%u wait_spin_ns=%u",
+                 (unsigned long long)s.doorbells, (unsigned long long)s.doorbell_syscalls,
+                 (unsigned long long)s.ring_fetches, (unsigned long long)s.packets,
+                 (unsigned long long)s.engine_sleeps, (unsigned long long)s.engine_spin_hits,
+                 (unsigned long long)s.engine_wake_syscalls, (unsigned long long)s.host_waits,
+                 (unsigned long long)s.host_wait_sleeps, (unsigned long long)s.interrupts,
+                 (unsigned long long)s.interrupt_wakes, s.engine_spin_ns, s.wait_spin_ns);
+}
+
+VkResult sg_wait_result(struct sg_device *dev, enum hw_wait_result r)
+{
+   switch (r) {
+   case HW_WAIT_SATISFIED: return VK_SUCCESS;
+   case HW_WAIT_TIMEOUT: return VK_TIMEOUT;
+   default: return sg_device_lost_result(dev);
+   }
+}
+
+static void finish_queues(struct sg_device *dev)
+{
+   for (uint32_t i = 0; i < dev->queue_count; i++)
+      sg_queue_finish(&dev->queues[i]);
+   dev->queue_count = 0;
+}
+
+static VkResult init_queues(struct sg_device *dev, const VkDeviceCreateInfo *info)
+{
    for (uint32_t i = 0; i < info->queueCreateInfoCount; i++) {
       const VkDeviceQueueCreateInfo *q = &info->pQueueCreateInfos[i];
-      for (uint32_t k = 0; k < q->queueCount; k++)
-         sg_queue_init(&dev->queues[n++], dev, q->queueFamilyIndex, k, q->flags,
-                       q->pQueuePriorities[k]);
+      for (uint32_t k = 0; k < q->queueCount; k++) {
+         struct sg_queue *queue = &dev->queues[dev->queue_count];
+         VkResult r = sg_queue_init(queue, dev, q->queueFamilyIndex, k, q->flags,
+                                    q->pQueuePriorities[k]);
+         if (r != VK_SUCCESS)
+            return r;
+         dev->progress[queue->channel] = queue->progress;
+         dev->queue_count++;
+      }
    }
-   dev->queue_count = n;
+   return VK_SUCCESS;
+}
+
+/* The GPU: every channel of both engines exists; a queue binds its own. */
+static VkResult create_gpu(struct sg_device *dev)
+{
+   struct hw_gpu_config cfg = {
+      .compute_channels = HW_COMPUTE_CHANNELS,
+      .dma_channels = HW_DMA_CHANNELS,
+      .memory_bytes = dev->pdev->caps.memory_bytes,
+   };
+   hw_gpu_config_from_env(&cfg);
+   if (hw_gpu_create(&cfg, &dev->gpu) != 0) {
+      SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateDevice: the simulated GPU could not start");
+      return VK_ERROR_INITIALIZATION_FAILED;
+   }
+   sg_sync_words_init(&dev->sync_words, dev->gpu, &dev->alloc);
+   return VK_SUCCESS;
+}
+
+static void destroy_gpu(struct sg_device *dev)
+{
+   sg_sync_words_finish(&dev->sync_words);
+   hw_gpu_destroy(dev->gpu);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_CreateDevice(VkPhysicalDevice physicalDevice,
@@ -134,21 +215,33 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateDevice(VkPhysicalDevice physicalDevice,
       dev->enabled_exts.bits[w] |= inst->enabled_exts.bits[w];
    dev->enabled_features = scratch.enabled_features;
 
+   r = VK_ERROR_OUT_OF_HOST_MEMORY;
    if (queue_total > 0) {
       dev->queues = sg_zalloc(&dev->alloc, queue_total * sizeof(*dev->queues),
                               VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
       if (!dev->queues)
-         goto fail_queues;
+         goto fail_queue_array;
    }
-   init_queues(dev, pCreateInfo);
+   r = create_gpu(dev);
+   if (r != VK_SUCCESS)
+      goto fail_gpu;
+   r = init_queues(dev, pCreateInfo);
+   if (r != VK_SUCCESS)
+      goto fail_queues;
 
    *pDevice = sg_device_to_handle(dev);
    SG_LOG(SG_LOG_INFO, SG_AREA_API, "device created with %u queues", dev->queue_count);
    return VK_SUCCESS;
 
 fail_queues:
+   finish_queues(dev);
+   destroy_gpu(dev);
+fail_gpu:
+   sg_free(&dev->alloc, dev->queues);
+fail_queue_array:
    sg_object_finish(&dev->base);
    sg_free(alloc, dev);
+   return r;
 fail_device:
    SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateDevice: out of host memory");
    return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -160,8 +253,13 @@ VKAPI_ATTR void VKAPI_CALL sg_DestroyDevice(VkDevice device, const VkAllocationC
    if (!dev)
       return;
    const VkAllocationCallbacks *alloc = sg_alloc_pick(pAllocator, &dev->alloc);
+   /* "... all queues ... must be idle" is the application's promise; the
+    * GPU is drained anyway, so nothing it runs outlives its memory. */
    for (uint32_t i = 0; i < dev->queue_count; i++)
-      sg_queue_finish(&dev->queues[i]);
+      sg_queue_wait_idle(&dev->queues[i], UINT64_MAX);
+   sg_device_report_stats(dev);
+   finish_queues(dev);
+   destroy_gpu(dev);
    sg_free(&dev->alloc, dev->queues);
    sg_object_finish(&dev->base);
    sg_free(alloc, dev);
@@ -175,6 +273,17 @@ static struct sg_queue *find_queue(struct sg_device *dev, uint32_t family, uint3
          return q;
    }
    return NULL;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL sg_DeviceWaitIdle(VkDevice device)
+{
+   struct sg_device *dev = sg_device_from_handle(device);
+   for (uint32_t i = 0; i < dev->queue_count; i++) {
+      VkResult r = sg_queue_wait_idle(&dev->queues[i], UINT64_MAX);
+      if (r != VK_SUCCESS)
+         return r;
+   }
+   return sg_device_check(dev);
 }
 
 VKAPI_ATTR void VKAPI_CALL sg_GetDeviceQueue(VkDevice device, uint32_t queueFamilyIndex,

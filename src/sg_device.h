@@ -1,9 +1,13 @@
 #ifndef SG_DEVICE_H
 #define SG_DEVICE_H
 
+#include <stdatomic.h>
+
+#include "hw_gpu.h"
 #include "sg_entrypoints.h"
 #include "sg_object.h"
 #include "sg_struct_tables.h"
+#include "sg_sync_word.h"
 
 struct sg_instance;
 struct sg_physical_device;
@@ -23,8 +27,40 @@ struct sg_device {
    struct sg_core_features enabled_features;
    uint32_t queue_count;
    struct sg_queue *queues;            /* one per requested queue */
+
+   /* The simulated GPU behind this device, and the semaphore words its
+    * sync objects use. */
+   struct hw_gpu *gpu;
+   struct sg_sync_words sync_words;
+   /* Each channel's queue progress counter (NULL: no queue). */
+   _Atomic uint64_t *progress[HW_MAX_CHANNELS];
+   _Atomic bool loss_reported;
+   _Atomic uint32_t memory_count;      /* live VkDeviceMemory objects */
 };
 
 SG_DEFINE_HANDLE_CASTS(sg_device, VkDevice)
+
+/* The channel a queue drives: compute queues first, then transfer queues. */
+uint32_t sg_device_channel(const struct sg_device *dev, uint32_t family, uint32_t index);
+
+/* The progress counter of a channel's queue (UINT64_MAX if it has none). */
+static inline uint64_t sg_device_progress(const struct sg_device *dev, uint32_t channel)
+{
+   return dev->progress[channel]
+             ? atomic_load_explicit(dev->progress[channel], memory_order_acquire)
+             : UINT64_MAX;
+}
+
+/* VK_ERROR_DEVICE_LOST, after a one-time log line pointing at the report. */
+VkResult sg_device_lost_result(struct sg_device *dev);
+
+/* The VkResult of a host wait: VK_SUCCESS, VK_TIMEOUT or VK_ERROR_DEVICE_LOST. */
+VkResult sg_wait_result(struct sg_device *dev, enum hw_wait_result r);
+
+/* VK_SUCCESS, or VK_ERROR_DEVICE_LOST once the GPU has faulted. */
+static inline VkResult sg_device_check(struct sg_device *dev)
+{
+   return hw_gpu_is_lost(dev->gpu) ? sg_device_lost_result(dev) : VK_SUCCESS;
+}
 
 #endif

@@ -18,9 +18,12 @@ const uint32_t sg_instance_extension_count =
    sizeof(sg_instance_extensions) / sizeof(sg_instance_extensions[0]);
 
 const struct sg_extension sg_device_extensions[] = {
+   {SG_EXT_EXT_host_query_reset, VK_EXT_HOST_QUERY_RESET_SPEC_VERSION},
    {SG_EXT_EXT_private_data, VK_EXT_PRIVATE_DATA_SPEC_VERSION},
    {SG_EXT_EXT_tooling_info, VK_EXT_TOOLING_INFO_SPEC_VERSION},
    {SG_EXT_KHR_driver_properties, VK_KHR_DRIVER_PROPERTIES_SPEC_VERSION},
+   {SG_EXT_KHR_synchronization2, VK_KHR_SYNCHRONIZATION_2_SPEC_VERSION},
+   {SG_EXT_KHR_timeline_semaphore, VK_KHR_TIMELINE_SEMAPHORE_SPEC_VERSION},
 };
 const uint32_t sg_device_extension_count =
    sizeof(sg_device_extensions) / sizeof(sg_device_extensions[0]);

@@ -32,7 +32,10 @@ static void init_features(struct sg_core_features *f)
    f->v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
    f->v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
    /* Only what works today; see docs/conformance-gaps.md for the rest. */
+   f->v12.timelineSemaphore = VK_TRUE;
+   f->v12.hostQueryReset = VK_TRUE;
    f->v13.privateData = VK_TRUE;
+   f->v13.synchronization2 = VK_TRUE;
 }
 
 /* Limits of the hardware model (hw/hw_caps.h) and of what softgpu's
@@ -127,6 +130,8 @@ static void init_properties(struct sg_core_properties *p, const struct hw_caps *
    memset(&v12->conformanceVersion, 0, sizeof(v12->conformanceVersion));
    v12->denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;
    v12->roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;
+   /* Semaphore words compare full 64-bit values: any difference works. */
+   v12->maxTimelineSemaphoreValueDifference = UINT64_MAX;
 
    VkPhysicalDeviceVulkan13Properties *v13 = &p->v13;
    v13->minSubgroupSize = HW_WARP_WIDTH_DEFAULT;

@@ -110,22 +110,42 @@ void sg_log_set_sink(sg_log_sink_fn sink, void *user)
    pthread_mutex_unlock(&sink_lock);
 }
 
-void sg_log_write(enum sg_log_level level, enum sg_log_area area, const char *fmt, ...)
+/* Formats "softgpu: <kind>: <area>: <message>\n" into line and writes it
+ * with one write(2), which keeps lines from different threads whole.
+ * Returns the message's offset and length (without the newline). */
+static size_t emit(char *line, size_t size, const char *kind, enum sg_log_area area,
+                   const char *fmt, va_list ap, size_t *prefix_out)
 {
-   char line[2048];
-   int prefix = snprintf(line, sizeof(line), "softgpu: %s: %s: ", level_names[level],
-                         sg_log_area_names[area]);
-   va_list ap;
-   va_start(ap, fmt);
-   int body = vsnprintf(line + prefix, sizeof(line) - (size_t)prefix - 1, fmt, ap);
-   va_end(ap);
+   int prefix = snprintf(line, size, "softgpu: %s: %s: ", kind, sg_log_area_names[area]);
+   int body = vsnprintf(line + prefix, size - (size_t)prefix - 1, fmt, ap);
    size_t len = (size_t)prefix + (body < 0 ? 0 : (size_t)body);
-   if (len > sizeof(line) - 2)
-      len = sizeof(line) - 2;
+   if (len > size - 2)
+      len = size - 2;
    line[len] = '\n';
-   /* One write per line keeps lines from different threads whole. */
    ssize_t written = write(STDERR_FILENO, line, len + 1);
    (void)written;
+   *prefix_out = (size_t)prefix;
+   return len;
+}
+
+void sg_log_report(enum sg_log_area area, const char *fmt, ...)
+{
+   char line[16384];
+   size_t prefix;
+   va_list ap;
+   va_start(ap, fmt);
+   emit(line, sizeof(line), "report", area, fmt, ap, &prefix);
+   va_end(ap);
+}
+
+void sg_log_write(enum sg_log_level level, enum sg_log_area area, const char *fmt, ...)
+{
+   char line[16384];
+   size_t prefix;
+   va_list ap;
+   va_start(ap, fmt);
+   size_t len = emit(line, sizeof(line), level_names[level], area, fmt, ap, &prefix);
+   va_end(ap);
 
    /* The sink may call back into the application, which may call the
     * driver, which may log: such nested messages go to stderr only. */

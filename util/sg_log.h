@@ -60,6 +60,10 @@ void sg_log_write(enum sg_log_level level, enum sg_log_area area, const char *fm
          sg_log_write((level), (area), __VA_ARGS__); \
    } while (0)
 
+/* Writes a report the user asked for explicitly (SOFTGPU_STATS, snapshots):
+ * always printed, whatever SOFTGPU_LOG selects. */
+void sg_log_report(enum sg_log_area area, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Reads SOFTGPU_LOG once per process; later calls do nothing. Every entry
  * into the driver that can log calls it first. */
 void sg_log_init(void);

@@ -1,0 +1,116 @@
+/* VkQueryPool: timestamp queries (see sg_query_pool.h). */
+#include "sg_query_pool.h"
+
+#include <string.h>
+
+#include "hw_gpu.h"
+#include "sg_alloc.h"
+#include "sg_device.h"
+#include "sg_log.h"
+
+VKAPI_ATTR VkResult VKAPI_CALL sg_CreateQueryPool(VkDevice device,
+                                                  const VkQueryPoolCreateInfo *pCreateInfo,
+                                                  const VkAllocationCallbacks *pAllocator,
+                                                  VkQueryPool *pQueryPool)
+{
+   struct sg_device *dev = sg_device_from_handle(device);
+   if (pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP) {
+      SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateQueryPool: query type %d is not supported: "
+             "softgpu has timestamp queries only", pCreateInfo->queryType);
+      return VK_ERROR_FEATURE_NOT_PRESENT;
+   }
+   const VkAllocationCallbacks *alloc = sg_alloc_pick(pAllocator, &dev->alloc);
+   struct sg_query_pool *pool = sg_zalloc(alloc, sizeof(*pool), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
+   if (!pool) {
+      SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateQueryPool: out of host memory");
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   }
+   struct hw_mem *mem = hw_gpu_memory(dev->gpu);
+   uint64_t bytes = (uint64_t)pCreateInfo->queryCount * sizeof(struct hw_query_slot);
+   if (hw_mem_alloc(mem, bytes ? bytes : 1, &pool->va) != 0) {
+      sg_free(alloc, pool);
+      SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateQueryPool: out of GPU memory");
+      return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+   }
+   sg_object_init(&pool->base, VK_OBJECT_TYPE_QUERY_POOL, dev, &dev->alloc);
+   pool->type = pCreateInfo->queryType;
+   pool->count = pCreateInfo->queryCount;
+   pool->slots = hw_mem_host(mem, pool->va);
+   *pQueryPool = sg_query_pool_to_handle(pool);
+   return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL sg_DestroyQueryPool(VkDevice device, VkQueryPool queryPool,
+                                               const VkAllocationCallbacks *pAllocator)
+{
+   struct sg_device *dev = sg_device_from_handle(device);
+   struct sg_query_pool *pool = sg_query_pool_from_handle(queryPool);
+   if (!pool)
+      return;
+   hw_mem_free(hw_gpu_memory(dev->gpu), pool->va);
+   sg_object_finish(&pool->base);
+   sg_free(sg_alloc_pick(pAllocator, &dev->alloc), pool);
+}
+
+static _Atomic uint64_t *availability(struct sg_query_pool *pool, uint32_t query)
+{
+   return (_Atomic uint64_t *)&pool->slots[query].available;
+}
+
+VKAPI_ATTR void VKAPI_CALL sg_ResetQueryPool(VkDevice device, VkQueryPool queryPool,
+                                             uint32_t firstQuery, uint32_t queryCount)
+{
+   (void)device;
+   struct sg_query_pool *pool = sg_query_pool_from_handle(queryPool);
+   for (uint32_t i = firstQuery; i < firstQuery + queryCount; i++) {
+      atomic_store_explicit(availability(pool, i), 0, memory_order_relaxed);
+      atomic_store_explicit((_Atomic uint64_t *)&pool->slots[i].value, 0, memory_order_relaxed);
+   }
+}
+
+static void put_result(uint8_t *out, uint64_t v, bool is64)
+{
+   if (is64) {
+      memcpy(out, &v, 8);
+   } else {
+      uint32_t v32 = (uint32_t)v;
+      memcpy(out, &v32, 4);
+   }
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL sg_GetQueryPoolResults(VkDevice device, VkQueryPool queryPool,
+                                                      uint32_t firstQuery, uint32_t queryCount,
+                                                      size_t dataSize, void *pData,
+                                                      VkDeviceSize stride, VkQueryResultFlags flags)
+{
+   (void)dataSize;
+   struct sg_device *dev = sg_device_from_handle(device);
+   struct sg_query_pool *pool = sg_query_pool_from_handle(queryPool);
+   bool is64 = flags & VK_QUERY_RESULT_64_BIT;
+   size_t value_size = is64 ? 8 : 4;
+   VkResult result = VK_SUCCESS;
+   for (uint32_t i = 0; i < queryCount; i++) {
+      uint32_t q = firstQuery + i;
+      _Atomic uint64_t *avail = availability(pool, q);
+      uint64_t a = atomic_load_explicit(avail, memory_order_acquire);
+      if (!a && (flags & VK_QUERY_RESULT_WAIT_BIT)) {
+         uint64_t va = pool->va + (uint64_t)q * sizeof(struct hw_query_slot) + 8;
+         struct hw_wait_item item = {va, 1};
+         VkResult r = sg_wait_result(dev, hw_wait(dev->gpu, &item, 1, true, UINT64_MAX));
+         if (r != VK_SUCCESS)
+            return r;
+         a = 1;
+      }
+      uint8_t *out = (uint8_t *)pData + i * stride;
+      uint64_t v = atomic_load_explicit((_Atomic uint64_t *)&pool->slots[q].value,
+                                        memory_order_relaxed);
+      /* "If ... not available ... and PARTIAL is not set, no result is written". */
+      if (a || (flags & VK_QUERY_RESULT_PARTIAL_BIT))
+         put_result(out, a ? v : 0, is64);
+      if (flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT)
+         put_result(out + value_size, a, is64);
+      if (!a)
+         result = VK_NOT_READY;
+   }
+   return result == VK_SUCCESS ? sg_device_check(dev) : result;
+}

@@ -1,0 +1,19 @@
+#ifndef SG_QUERY_POOL_H
+#define SG_QUERY_POOL_H
+
+#include "hw_packets.h"
+#include "sg_object.h"
+
+/* VkQueryPool of timestamps: an array of struct hw_query_slot (value,
+ * availability) in GPU memory. */
+struct sg_query_pool {
+   struct sg_object base;
+   VkQueryType type;
+   uint32_t count;
+   uint64_t va;
+   struct hw_query_slot *slots;
+};
+
+SG_DEFINE_NONDISP_HANDLE_CASTS(sg_query_pool, VkQueryPool)
+
+#endif

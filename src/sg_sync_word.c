@@ -1,0 +1,89 @@
+#include "sg_sync_word.h"
+
+#include <string.h>
+
+#include "hw_gpu.h"
+#include "sg_alloc.h"
+#include "sg_log.h"
+
+#define WORDS_PER_PAGE (HW_PAGE_SIZE / 8u)
+
+struct sg_sync_page {
+   uint64_t va;
+   struct sg_sync_page *next;
+};
+
+void sg_sync_words_init(struct sg_sync_words *w, struct hw_gpu *gpu,
+                        const VkAllocationCallbacks *alloc)
+{
+   *w = (struct sg_sync_words){.gpu = gpu, .alloc = alloc};
+   pthread_mutex_init(&w->lock, NULL);
+}
+
+void sg_sync_words_finish(struct sg_sync_words *w)
+{
+   struct sg_sync_page *p = w->pages;
+   while (p) {
+      struct sg_sync_page *next = p->next;
+      hw_mem_free(hw_gpu_memory(w->gpu), p->va);
+      sg_free(w->alloc, p);
+      p = next;
+   }
+   sg_free(w->alloc, w->free);
+   pthread_mutex_destroy(&w->lock);
+}
+
+/* Adds a page of words to the free stack; lock held. */
+static VkResult add_page(struct sg_sync_words *w)
+{
+   if (w->free_count + WORDS_PER_PAGE > w->free_capacity) {
+      uint32_t cap = w->free_capacity ? w->free_capacity * 2 : WORDS_PER_PAGE;
+      while (cap < w->free_count + WORDS_PER_PAGE)
+         cap *= 2;
+      uint64_t *f = sg_alloc(w->alloc, cap * sizeof(*f), VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+      if (!f)
+         return VK_ERROR_OUT_OF_HOST_MEMORY;
+      if (w->free_count)
+         memcpy(f, w->free, w->free_count * sizeof(*f));
+      sg_free(w->alloc, w->free);
+      w->free = f;
+      w->free_capacity = cap;
+   }
+   struct sg_sync_page *page = sg_alloc(w->alloc, sizeof(*page), VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+   if (!page)
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   if (hw_mem_alloc(hw_gpu_memory(w->gpu), HW_PAGE_SIZE, &page->va) != 0) {
+      sg_free(w->alloc, page);
+      return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+   }
+   page->next = w->pages;
+   w->pages = page;
+   for (uint32_t i = WORDS_PER_PAGE; i-- > 0;)
+      w->free[w->free_count++] = page->va + 8u * i;
+   return VK_SUCCESS;
+}
+
+VkResult sg_sync_word_alloc(struct sg_sync_words *w, uint64_t *va, _Atomic uint64_t **host)
+{
+   pthread_mutex_lock(&w->lock);
+   VkResult r = w->free_count ? VK_SUCCESS : add_page(w);
+   if (r == VK_SUCCESS)
+      *va = w->free[--w->free_count];
+   pthread_mutex_unlock(&w->lock);
+   if (r != VK_SUCCESS) {
+      SG_LOG(SG_LOG_ERROR, SG_AREA_SYNC, "out of %s memory for a semaphore word",
+             r == VK_ERROR_OUT_OF_HOST_MEMORY ? "host" : "GPU");
+      return r;
+   }
+   *host = hw_sem_word(hw_gpu_memory(w->gpu), *va);
+   atomic_store_explicit(*host, 0, memory_order_relaxed);
+   return VK_SUCCESS;
+}
+
+void sg_sync_word_free(struct sg_sync_words *w, uint64_t va)
+{
+   pthread_mutex_lock(&w->lock);
+   /* Room is guaranteed: every word came from a page that made room. */
+   w->free[w->free_count++] = va;
+   pthread_mutex_unlock(&w->lock);
+}
