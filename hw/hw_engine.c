@@ -165,6 +165,16 @@ static enum step release(struct hw_channel *ch, uint32_t flags, const uint32_t *
 
 /* ---- copies ----------------------------------------------------------------- */
 
+/* An injected address fault: from the chosen packet on, the channel's DMA
+ * addresses are bad. */
+static bool bad_address_injected(const struct hw_channel *ch)
+{
+   const struct hw_inject *inj = &ch->gpu->inject;
+   return inj->fault_armed && inj->fault_address && inj->fault_channel == ch->index &&
+          LOAD(ch->packets) + 1 >= inj->fault_packet;
+}
+
+
 static enum step queue_op(struct hw_channel *ch, struct hw_dma_op op)
 {
    uint32_t tail = LOAD(ch->op_tail);
@@ -181,6 +191,8 @@ static enum step dma_copy(struct hw_channel *ch, const uint32_t *pl)
    struct hw_pkt_copy c = hw_decode_copy(pl);
    if (c.size == 0)
       return STEP_DONE;
+   if (bad_address_injected(ch))
+      c.src = HW_INJECTED_BAD_VA;
    const uint8_t *src = checked(ch, c.src, c.size, 1, "DMA copy source");
    uint8_t *dst = src ? checked(ch, c.dst, c.size, 1, "DMA copy destination") : NULL;
    if (!dst)
@@ -194,6 +206,8 @@ static enum step dma_fill(struct hw_channel *ch, const uint32_t *pl)
    struct hw_pkt_fill f = hw_decode_fill(pl);
    if (f.size == 0)
       return STEP_DONE;
+   if (bad_address_injected(ch))
+      f.dst = HW_INJECTED_BAD_VA;
    if (f.size % 4) {
       hw_gpu_fault(ch->gpu, ch, "DMA fill of %llu bytes: not a multiple of 4",
                    (unsigned long long)f.size);
@@ -413,7 +427,7 @@ static bool well_formed(struct hw_channel *ch, const struct hw_frame *f, uint32_
 static bool injected_fault(struct hw_channel *ch)
 {
    const struct hw_inject *inj = &ch->gpu->inject;
-   if (!inj->fault_armed || inj->fault_channel != ch->index ||
+   if (!inj->fault_armed || inj->fault_address || inj->fault_channel != ch->index ||
        LOAD(ch->packets) + 1 != inj->fault_packet)
       return false;
    hw_gpu_fault(ch->gpu, ch, "malformed packet injected by SOFTGPU_FAULT (packet %llu)",

@@ -8,9 +8,12 @@
  *        any engine, sleeps min..max us
  *   eu   reserved for the execution units
  *   seed seeds the generators (default 1): the same seed, the same delays
- * SOFTGPU_FAULT=channel:<c>,packet:<k>[,device:<d>]
- *   the GPU created d-th in the process (default 0) faults with a
- *   malformed packet when channel c reaches its k-th packet (1-based)
+ * SOFTGPU_FAULT=channel:<c>,packet:<k>[,device:<d>][,kind:malformed|address]
+ *   the GPU created d-th in the process (default 0) faults when channel c
+ *   reaches its k-th packet (1-based): kind malformed (the default) treats
+ *   the packet as malformed; kind address makes a DMA copy or fill at or
+ *   after that packet use an unmapped address (VA 0x10), the way a bad
+ *   pointer would
  */
 #include "hw_internal.h"
 
@@ -82,7 +85,7 @@ static bool delay_item(const char *key, size_t len, const char *value, void *use
 
 struct fault_parse {
    uint64_t channel, packet, device;
-   bool have_channel, have_packet;
+   bool have_channel, have_packet, address;
 };
 
 static bool fault_item(const char *key, size_t len, const char *value, void *user)
@@ -94,6 +97,11 @@ static bool fault_item(const char *key, size_t len, const char *value, void *use
       return (f->have_packet = parse_u64(value, &f->packet));
    if (key_is(key, len, "device"))
       return parse_u64(value, &f->device);
+   if (key_is(key, len, "kind")) {
+      size_t n = strcspn(value, ",");
+      f->address = n == 7 && strncmp(value, "address", 7) == 0;
+      return f->address || (n == 9 && strncmp(value, "malformed", 9) == 0);
+   }
    return false;
 }
 
@@ -113,11 +121,12 @@ void hw_inject_parse(struct hw_inject *inj, const char *delay_spec, const char *
       if (!each_item(fault_spec, fault_item, &f) || !f.have_channel || !f.have_packet ||
           f.packet == 0) {
          SG_LOG(SG_LOG_WARN, SG_AREA_FAULT, "SOFTGPU_FAULT=\"%s\" does not parse; expected "
-                "channel:<c>,packet:<k>[,device:<d>]", fault_spec);
+                "channel:<c>,packet:<k>[,device:<d>][,kind:malformed|address]", fault_spec);
       } else if (f.device == gpu_index) {
          inj->fault_armed = true;
          inj->fault_channel = (uint32_t)f.channel;
          inj->fault_packet = f.packet;
+         inj->fault_address = f.address;
          SG_LOG(SG_LOG_INFO, SG_AREA_FAULT, "GPU %u will fault at packet %llu of channel %u",
                 gpu_index, (unsigned long long)f.packet, (unsigned)f.channel);
       }

@@ -18,6 +18,8 @@
 #define HW_DMA_QUEUE 64u          /* outstanding copies per channel */
 #define HW_LAST_RELEASES 4u
 #define HW_LABEL_BYTES 64u
+/* The unmapped address an injected address fault uses. */
+#define HW_INJECTED_BAD_VA 0x10u
 
 /* ---- Delay and fault injection (hw_inject.c) ---------------------------- */
 
@@ -31,6 +33,7 @@ struct hw_inject {
    bool fault_armed;             /* SOFTGPU_FAULT names this GPU */
    uint32_t fault_channel;
    uint64_t fault_packet;        /* 1-based packet count on that channel */
+   bool fault_address;           /* a DMA address goes bad, rather than the packet */
 };
 
 /* Parses SOFTGPU_DELAY / SOFTGPU_FAULT for the GPU created as number

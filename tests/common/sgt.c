@@ -296,6 +296,16 @@ int sgt_run_self(const char *mode, const char *const *env, char **err)
    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+void sgt_host_pause(void)
+{
+   static _Thread_local uint32_t state = 12345;
+   const char *v = getenv("SGT_SLOW_HOST");
+   if (!v || !*v || strcmp(v, "0") == 0)
+      return;
+   state = state * 1103515245u + 12345u;
+   usleep(100 + (state >> 16) % 400);
+}
+
 int sgt_finish(void)
 {
    sgt_clear_driver_messages();

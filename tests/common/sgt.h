@@ -81,6 +81,11 @@ void sgt_clear_driver_messages(void);
  * status and, in *err (malloc'd, NUL-terminated), its stderr. */
 int sgt_run_self(const char *mode, const char *const *env, char **err);
 
+/* In the slow-host variant of a sync test (SGT_SLOW_HOST=1), sleeps a few
+ * hundred microseconds (pseudo-randomly); otherwise does nothing. Tests
+ * call it between host steps so the GPU runs ahead of the host. */
+void sgt_host_pause(void);
+
 /* Ends the test: reports and returns the process exit code. */
 int sgt_finish(void);
 
