@@ -137,12 +137,17 @@ fail_mem:
    return -1;
 }
 
+void hw_gpu_stop(struct hw_gpu *gpu)
+{
+   hw_engine_stop(&gpu->cp);
+   hw_engine_stop(&gpu->dma);
+}
+
 void hw_gpu_destroy(struct hw_gpu *gpu)
 {
    if (!gpu)
       return;
-   hw_engine_stop(&gpu->cp);
-   hw_engine_stop(&gpu->dma);
+   hw_gpu_stop(gpu);
    hw_mem_finish(&gpu->mem);
    pthread_mutex_destroy(&gpu->fault_lock);
    free(gpu->fault_report);

@@ -43,6 +43,8 @@ void hw_gpu_config_from_env(struct hw_gpu_config *cfg);
 
 /* Creates the GPU and starts its engines. Returns 0, or -1 with a log line. */
 int hw_gpu_create(const struct hw_gpu_config *cfg, struct hw_gpu **out);
+/* Stops the engines: nothing executes afterwards. Idempotent. */
+void hw_gpu_stop(struct hw_gpu *gpu);
 /* Stops the engines and frees everything, GPU memory included. */
 void hw_gpu_destroy(struct hw_gpu *gpu);
 

@@ -79,12 +79,14 @@ void sg_cmd_pool_retire(struct sg_cmd_pool *pool, struct sg_pb_block *blocks,
    if (!sg_gpu_use_done(pool->base.device, use))
       r = sg_alloc(&pool->alloc, sizeof(*r), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);
    if (!r) {
-      /* Done already, or no memory to remember it: in the second case the
-       * blocks are leaked until the pool dies rather than reused early. */
-      if (sg_gpu_use_done(pool->base.device, use))
-         recycle(pool, blocks);
-      else
-         SG_LOG(SG_LOG_WARN, SG_AREA_RING, "out of host memory: pushbuffer blocks held back");
+      /* Done already; or no memory to remember the blocks by, and then the
+       * GPU must finish with them first (this is not the submit path). */
+      if (!sg_gpu_use_done(pool->base.device, use)) {
+         SG_LOG(SG_LOG_WARN, SG_AREA_RING, "out of host memory: waiting for the GPU to finish "
+                "with a command buffer's pushbuffer");
+         sg_gpu_use_wait(pool->base.device, use);
+      }
+      recycle(pool, blocks);
       return;
    }
    r->blocks = blocks;

@@ -100,6 +100,15 @@ uint32_t sg_device_channel(const struct sg_device *dev, uint32_t family, uint32_
    return family == SG_QUEUE_FAMILY_COMPUTE ? index : HW_COMPUTE_CHANNELS + index;
 }
 
+struct sg_queue *sg_device_queue_of_channel(struct sg_device *dev, uint32_t channel)
+{
+   for (uint32_t i = 0; i < dev->queue_count; i++) {
+      if (dev->queues[i].channel == channel)
+         return &dev->queues[i];
+   }
+   return NULL;
+}
+
 VkResult sg_device_lost_result(struct sg_device *dev)
 {
    if (!atomic_exchange(&dev->loss_reported, true))
@@ -108,6 +117,9 @@ VkResult sg_device_lost_result(struct sg_device *dev)
              "now returns VK_ERROR_DEVICE_LOST");
    return VK_ERROR_DEVICE_LOST;
 }
+
+/* How long vkDestroyDevice waits for queues that are not idle. */
+#define SG_DESTROY_WAIT_NS 2000000000ull
 
 /* SOFTGPU_STATS=1: the GPU's counters when the device goes away. */
 static void sg_device_report_stats(struct sg_device *dev)
@@ -253,10 +265,16 @@ VKAPI_ATTR void VKAPI_CALL sg_DestroyDevice(VkDevice device, const VkAllocationC
    if (!dev)
       return;
    const VkAllocationCallbacks *alloc = sg_alloc_pick(pAllocator, &dev->alloc);
-   /* "... all queues ... must be idle" is the application's promise; the
-    * GPU is drained anyway, so nothing it runs outlives its memory. */
-   for (uint32_t i = 0; i < dev->queue_count; i++)
-      sg_queue_wait_idle(&dev->queues[i], UINT64_MAX);
+   /* "All child objects ... must have been destroyed" and the queues idle:
+    * the application's promise. A queue still busy (or parked on a wait
+    * that will never be satisfied) gets a bounded wait and a warning; the
+    * engines stop before any GPU memory is freed either way. */
+   for (uint32_t i = 0; i < dev->queue_count; i++) {
+      if (sg_queue_wait_idle(&dev->queues[i], SG_DESTROY_WAIT_NS) == VK_TIMEOUT)
+         SG_LOG(SG_LOG_WARN, SG_AREA_API, "vkDestroyDevice: queue %u.%u still has work pending; "
+                "it is abandoned", dev->queues[i].family, dev->queues[i].index_in_family);
+   }
+   hw_gpu_stop(dev->gpu);
    sg_device_report_stats(dev);
    finish_queues(dev);
    destroy_gpu(dev);

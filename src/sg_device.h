@@ -51,6 +51,9 @@ static inline uint64_t sg_device_progress(const struct sg_device *dev, uint32_t 
              : UINT64_MAX;
 }
 
+/* The queue driving a channel, or NULL. */
+struct sg_queue *sg_device_queue_of_channel(struct sg_device *dev, uint32_t channel);
+
 /* VK_ERROR_DEVICE_LOST, after a one-time log line pointing at the report. */
 VkResult sg_device_lost_result(struct sg_device *dev);
 

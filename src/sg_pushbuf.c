@@ -6,6 +6,7 @@
 #include "sg_alloc.h"
 #include "sg_device.h"
 #include "sg_log.h"
+#include "sg_queue.h"
 
 VkResult sg_pb_block_create(struct sg_device *dev, const VkAllocationCallbacks *alloc,
                             uint32_t capacity, struct sg_pb_block **out)
@@ -76,6 +77,18 @@ bool sg_gpu_use_done(struct sg_device *dev, const struct sg_gpu_use *u)
          return false;
    }
    return true;
+}
+
+void sg_gpu_use_wait(struct sg_device *dev, const struct sg_gpu_use *u)
+{
+   for (uint32_t i = 0; i < HW_MAX_CHANNELS; i++) {
+      uint64_t value = atomic_load_explicit(&u->value[i], memory_order_relaxed);
+      struct sg_queue *q = value ? sg_device_queue_of_channel(dev, i) : NULL;
+      if (!q)
+         continue;
+      struct hw_wait_item item = {q->progress_va, value};
+      hw_wait(dev->gpu, &item, 1, true, UINT64_MAX);
+   }
 }
 
 /* Closes the current block: its length goes into the JUMP that entered it. */

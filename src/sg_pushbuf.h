@@ -46,6 +46,8 @@ void sg_gpu_use_copy(struct sg_gpu_use *dst, const struct sg_gpu_use *src);
 /* True once every recorded use has completed (or the device is lost, when
  * nothing will execute anymore). */
 bool sg_gpu_use_done(struct sg_device *dev, const struct sg_gpu_use *u);
+/* Blocks until every recorded use has completed (or the device is lost). */
+void sg_gpu_use_wait(struct sg_device *dev, const struct sg_gpu_use *u);
 
 /* ---- Recording: a chain of blocks linked by JUMP packets ---------------------- */
 
