@@ -30,6 +30,9 @@
 #define HW_WARP_WIDTH_DEFAULT 32u
 #define HW_WARP_WIDTH_MAX 64u
 
+/* Private (per-invocation) memory a launch may ask for. */
+#define HW_MAX_PRIVATE_BYTES (64u * 1024u)
+
 /* The root table each launch points at. */
 #define HW_ROOT_TABLE_SETS 8u
 #define HW_ROOT_TABLE_PUSH_BYTES 256u

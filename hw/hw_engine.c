@@ -29,7 +29,16 @@ static bool lost(const struct hw_gpu *gpu)
    return atomic_load_explicit(&gpu->lost, memory_order_relaxed);
 }
 
+/* Copies queued, or launches the execution units have not finished. The
+ * acquire pairs with the workers' release, so their writes are visible
+ * once this says idle. */
 static bool ops_pending(const struct hw_channel *ch)
+{
+   return LOAD(ch->op_head) != LOAD(ch->op_tail) ||
+          atomic_load_explicit(&ch->launches_pending, memory_order_acquire) != 0;
+}
+
+static bool copies_pending(const struct hw_channel *ch)
 {
    return LOAD(ch->op_head) != LOAD(ch->op_tail);
 }
@@ -237,7 +246,7 @@ static bool dma_step(struct hw_engine *e, struct hw_channel *ch)
 {
    uint64_t budget = DMA_PASS_BUDGET;
    bool progress = false;
-   while (budget && ops_pending(ch) && !lost(ch->gpu)) {
+   while (budget && copies_pending(ch) && !lost(ch->gpu)) {
       uint32_t head = LOAD(ch->op_head);
       struct hw_dma_op *op = &ch->ops[head % HW_DMA_QUEUE];
       uint64_t n = op->size - op->done;
@@ -383,6 +392,17 @@ static enum step execute(struct hw_channel *ch, struct hw_frame *f, uint32_t op,
    case HW_OP_LABEL_POP: label_pop(ch); break;
    case HW_OP_LABEL_INSERT: break;
    case HW_OP_QUERY_COPY: r = query_copy(ch, pl); break;
+   case HW_OP_LAUNCH:
+   case HW_OP_LAUNCH_INDIRECT:
+      if (ch->engine->dma) {
+         hw_gpu_fault(ch->gpu, ch, "the DMA engine has no execution units: LAUNCH");
+         return STEP_FAULT;
+      } else {
+         struct hw_pkt_launch l = hw_decode_launch(pl, len);
+         r = hw_eu_launch(ch, l.desc, op == HW_OP_LAUNCH_INDIRECT, l.grid) ? STEP_DONE
+                                                                          : STEP_FAULT;
+      }
+      break;
    case HW_OP_CALL: {
       struct hw_pkt_branch b = hw_decode_branch(pl);
       f->pos = next;

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hw_caps.h"
 #include "sg_log.h"
 
 #define HW_DEFAULT_WATCHDOG_MS 10000u
@@ -77,6 +78,9 @@ void hw_gpu_config_from_env(struct hw_gpu_config *cfg)
    cfg->engine_spin_ns = env_u32("SOFTGPU_SPIN_NS", HW_DEFAULT_ENGINE_SPIN_NS);
    cfg->wait_spin_ns = env_u32("SOFTGPU_WAIT_SPIN_NS", HW_DEFAULT_WAIT_SPIN_NS);
    cfg->abort_on_fault = env_u32("SOFTGPU_ABORT_ON_DEVICE_LOSS", 0) != 0;
+   struct hw_caps caps;
+   hw_caps_query(&caps);
+   cfg->eu_threads = env_u32("SOFTGPU_THREADS", caps.host_cores);
 }
 
 /* ---- creation -------------------------------------------------------------- */
@@ -120,6 +124,8 @@ int hw_gpu_create(const struct hw_gpu_config *cfg, struct hw_gpu **out)
       goto fail_mem;
    init_engine(gpu, &gpu->cp, "command processor", false, 0, cfg->compute_channels);
    init_engine(gpu, &gpu->dma, "DMA engine", true, cfg->compute_channels, cfg->dma_channels);
+   if (hw_eu_start(gpu) != 0)
+      goto fail_engines;
    if (cfg->compute_channels && hw_engine_start(&gpu->cp) != 0)
       goto fail_engines;
    if (cfg->dma_channels && hw_engine_start(&gpu->dma) != 0)
@@ -128,8 +134,7 @@ int hw_gpu_create(const struct hw_gpu_config *cfg, struct hw_gpu **out)
    return 0;
 
 fail_engines:
-   hw_engine_stop(&gpu->cp);
-   hw_engine_stop(&gpu->dma);
+   hw_gpu_stop(gpu);
    hw_mem_finish(&gpu->mem);
 fail_mem:
    pthread_mutex_destroy(&gpu->fault_lock);
@@ -139,8 +144,10 @@ fail_mem:
 
 void hw_gpu_stop(struct hw_gpu *gpu)
 {
+   /* The engines first: no launch is posted after that. */
    hw_engine_stop(&gpu->cp);
    hw_engine_stop(&gpu->dma);
+   hw_eu_stop(gpu);
 }
 
 void hw_gpu_destroy(struct hw_gpu *gpu)
@@ -381,7 +388,10 @@ void hw_gpu_fault(struct hw_gpu *gpu, struct hw_channel *ch, const char *fmt, ..
       va_end(ap);
       used = append(report, HW_REPORT_BYTES, used, "GPU %u fault on channel %u (%s): %s\n",
                     gpu->index, ch->index, ch->engine->name, what);
-      used += describe_packet(ch, report + used, HW_REPORT_BYTES - used);
+      /* Only the channel's engine may read its pushbuffer frames; faults
+       * found by the execution units describe their launch instead. */
+      if (ch->engine->started && pthread_equal(pthread_self(), ch->engine->thread))
+         used += describe_packet(ch, report + used, HW_REPORT_BYTES - used);
       used = append(report, HW_REPORT_BYTES, used, "channels:\n");
       for (uint32_t i = 0; i < gpu->channel_count; i++)
          used += hw_channel_describe(&gpu->channels[i], report + used, HW_REPORT_BYTES - used);

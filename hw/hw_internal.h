@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hw_eu.h"
 #include "hw_gpu.h"
 #include "hw_packets.h"
 
@@ -90,6 +91,8 @@ struct hw_channel {
    _Atomic uint64_t release_va[HW_LAST_RELEASES], release_value[HW_LAST_RELEASES];
    _Atomic uint32_t release_count;
    _Atomic uint64_t packets;     /* decoded so far */
+   /* Launches of this channel not finished yet (workers decrement it). */
+   _Atomic uint32_t launches_pending;
 };
 
 /* ---- Engines -------------------------------------------------------------- */
@@ -110,6 +113,66 @@ struct hw_engine {
    uint64_t rng;
 };
 
+/* ---- Execution units (hw_eu.c) ------------------------------------------------ */
+
+/* A grid being executed: CTAs are handed out from `next`. */
+struct hw_launch {
+   struct hw_channel *ch;
+   struct hw_program *prog;
+   struct hw_launch_params params;
+   uint64_t desc_va;
+   uint64_t number;              /* launches so far on this GPU */
+   uint64_t total;               /* CTAs */
+   _Atomic uint64_t next;        /* the next CTA to hand out */
+   _Atomic uint64_t done;        /* CTAs finished */
+   uint64_t start_ns;            /* for the watchdog */
+   _Atomic uint32_t refs;
+   struct hw_launch *next_launch;
+};
+
+/* A worker's (or the command processor's) buffers for running CTAs. */
+struct hw_eu_context {
+   uint32_t *vregs, *uregs;
+   struct hw_mask_entry *stacks;
+   int32_t *lane_masks;
+   struct hw_warp *warps;
+   uint8_t *shared, *private_mem;
+   size_t vreg_bytes, ureg_bytes, stack_bytes, mask_bytes, warp_bytes, shared_size,
+      private_size;
+   uint64_t rng;
+};
+
+struct hw_worker {
+   struct hw_gpu *gpu;
+   uint32_t index;
+   pthread_t thread;
+   struct hw_eu_context ctx;
+};
+
+struct hw_eu {
+   uint32_t worker_count;
+   struct hw_worker *workers;
+   bool started;
+   pthread_mutex_t lock;         /* the launch list */
+   struct hw_launch *head, *tail;
+   _Atomic uint32_t work_seq;    /* futex: bumped when a launch is posted */
+   _Atomic uint32_t sleepers;
+   _Atomic bool stop;
+   hw_interp_fn interp[4];       /* by warp width: 8, 16, 32, 64 */
+   const char *variant;          /* "avx512", "avx2" or "generic" */
+   struct hw_eu_context cp_ctx;  /* for launches the command processor runs itself */
+   pthread_mutex_t cache_lock;   /* decoded programs */
+   struct hw_program *programs;
+   uint32_t program_count;
+   _Atomic uint64_t launch_count;
+};
+
+int hw_eu_start(struct hw_gpu *gpu);
+void hw_eu_stop(struct hw_gpu *gpu);
+/* LAUNCH / LAUNCH_INDIRECT from a channel: runs it inline when tiny, else
+ * hands it to the workers. False after a fault. */
+bool hw_eu_launch(struct hw_channel *ch, uint64_t desc_va, bool indirect, uint64_t grid_va);
+
 /* ---- The GPU -------------------------------------------------------------- */
 
 struct hw_gpu {
@@ -120,6 +183,7 @@ struct hw_gpu {
    uint64_t watchdog_ns;
 
    struct hw_engine cp, dma;
+   struct hw_eu eu;
    struct hw_channel channels[HW_MAX_CHANNELS];
    uint32_t channel_count;
 

@@ -20,6 +20,9 @@ const struct hw_opcode_info hw_opcode_info[HW_OP_COUNT] = {
    [HW_OP_LABEL_POP] = {"LABEL_POP", 0, 0},
    [HW_OP_LABEL_INSERT] = {"LABEL_INSERT", 1, 256},
    [HW_OP_QUERY_COPY] = {"QUERY_COPY", HW_PKT_QUERY_COPY_DWORDS, HW_PKT_QUERY_COPY_DWORDS},
+   [HW_OP_LAUNCH] = {"LAUNCH", HW_PKT_LAUNCH_DWORDS, HW_PKT_LAUNCH_DWORDS},
+   [HW_OP_LAUNCH_INDIRECT] = {"LAUNCH_INDIRECT", HW_PKT_LAUNCH_INDIRECT_DWORDS,
+                              HW_PKT_LAUNCH_INDIRECT_DWORDS},
 };
 
 static const char *flag_text(uint32_t flags)
@@ -91,6 +94,16 @@ static void format_payload(enum hw_opcode op, uint32_t flags, const uint32_t *pl
       format_label(pl, len, text, sizeof(text));
       snprintf(buf, size, "%s \"%s\"", name, text);
       break;
+   case HW_OP_LAUNCH:
+   case HW_OP_LAUNCH_INDIRECT: {
+      struct hw_pkt_launch l = hw_decode_launch(pl, len);
+      if (op == HW_OP_LAUNCH)
+         snprintf(buf, size, "%s desc=0x%llx", name, (unsigned long long)l.desc);
+      else
+         snprintf(buf, size, "%s desc=0x%llx grid=0x%llx", name, (unsigned long long)l.desc,
+                  (unsigned long long)l.grid);
+      break;
+   }
    case HW_OP_QUERY_COPY: {
       struct hw_pkt_query_copy q = hw_decode_query_copy(pl);
       snprintf(buf, size, "%s src=0x%llx dst=0x%llx count=%u stride=%llu flags=0x%x", name,

@@ -66,8 +66,8 @@ enum hw_opcode {
    HW_OP_LABEL_POP = 14,
    HW_OP_LABEL_INSERT = 15, /* NUL-terminated label text, padded to dwords */
    HW_OP_QUERY_COPY = 16,   /* {src, dst, count, stride, flags}: timestamp query results */
-   HW_OP_LAUNCH = 32,       /* reserved: execution units (next stage) */
-   HW_OP_LAUNCH_INDIRECT = 33,
+   HW_OP_LAUNCH = 32,       /* {desc}: run the grid a launch descriptor describes */
+   HW_OP_LAUNCH_INDIRECT = 33, /* {desc, grid}: the same, grid size read from GPU memory */
    HW_OP_COUNT = 34
 };
 
@@ -121,6 +121,36 @@ struct hw_query_slot {
    uint64_t value;
    uint64_t available;       /* 0 or 1; released after the value */
 };
+/*
+ * The launch descriptor (the CTA/grid descriptor), in GPU memory. A LAUNCH
+ * runs grid[0] x grid[1] x grid[2] CTAs (workgroups) of size[0] x size[1] x
+ * size[2] invocations; workgroup ids start at base. Launches with no
+ * WAIT_FOR_IDLE between them may run concurrently.
+ */
+struct hw_launch_desc {
+   uint64_t program_va;      /* struct isa_program_header, then the code */
+   uint64_t program_id;      /* the driver's name for that program: decoded
+                              * programs are cached by (VA, id) */
+   uint32_t grid[3];
+   uint32_t base[3];
+   uint32_t size[3];
+   uint32_t shared_bytes;    /* per CTA */
+   uint32_t private_bytes;   /* per invocation */
+   uint32_t register_count;  /* vector registers; at least the program's */
+   uint32_t flags;           /* HW_LAUNCH_* */
+   uint32_t reserved;
+   uint64_t root_va;         /* the root table: push constants, set addresses */
+};
+#define HW_LAUNCH_USES_BARRIER 0x1u
+
+/* LAUNCH_INDIRECT reads VkDispatchIndirectCommand's layout: three uint32. */
+struct hw_pkt_launch {       /* LAUNCH, LAUNCH_INDIRECT */
+   uint64_t desc;
+   uint64_t grid;            /* LAUNCH_INDIRECT only */
+};
+#define HW_PKT_LAUNCH_DWORDS 2u
+#define HW_PKT_LAUNCH_INDIRECT_DWORDS 4u
+
 struct hw_pkt_query_copy {   /* QUERY_COPY */
    uint64_t src;             /* first struct hw_query_slot */
    uint64_t dst;
@@ -268,6 +298,21 @@ static inline uint32_t *hw_emit_query_copy(uint32_t *p, const struct hw_pkt_quer
    return p + 1 + HW_PKT_QUERY_COPY_DWORDS;
 }
 
+static inline uint32_t *hw_emit_launch(uint32_t *p, uint64_t desc)
+{
+   p[0] = HW_PKT_HEADER(HW_OP_LAUNCH, 0, HW_PKT_LAUNCH_DWORDS);
+   hw_put_u64(p + 1, desc);
+   return p + 1 + HW_PKT_LAUNCH_DWORDS;
+}
+
+static inline uint32_t *hw_emit_launch_indirect(uint32_t *p, uint64_t desc, uint64_t grid)
+{
+   p[0] = HW_PKT_HEADER(HW_OP_LAUNCH_INDIRECT, 0, HW_PKT_LAUNCH_INDIRECT_DWORDS);
+   hw_put_u64(p + 1, desc);
+   hw_put_u64(p + 3, grid);
+   return p + 1 + HW_PKT_LAUNCH_INDIRECT_DWORDS;
+}
+
 /* Decoders: read the payload that follows a header. */
 static inline struct hw_pkt_sem hw_decode_sem(const uint32_t *payload)
 {
@@ -290,6 +335,12 @@ static inline struct hw_pkt_branch hw_decode_branch(const uint32_t *payload)
 {
    return (struct hw_pkt_branch){hw_get_u64(payload), payload[2]};
 }
+static inline struct hw_pkt_launch hw_decode_launch(const uint32_t *payload, uint32_t len)
+{
+   return (struct hw_pkt_launch){hw_get_u64(payload),
+                                 len >= HW_PKT_LAUNCH_INDIRECT_DWORDS ? hw_get_u64(payload + 2) : 0};
+}
+
 static inline struct hw_pkt_query_copy hw_decode_query_copy(const uint32_t *payload)
 {
    return (struct hw_pkt_query_copy){hw_get_u64(payload), hw_get_u64(payload + 2),

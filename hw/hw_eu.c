@@ -1,0 +1,626 @@
+/*
+ * Execution units: the CTA scheduler and its worker threads.
+ *
+ * A LAUNCH becomes a struct hw_launch on the GPU's list; workers (one per
+ * host core by default, SOFTGPU_THREADS to change) take CTAs from its
+ * atomic counter in small batches. A CTA stays on one worker and runs as
+ * warps: each warp runs until it reaches a barrier or exits, then the next;
+ * when every live warp waits at the same barrier, all are released. Tiny
+ * launches run on the command processor itself, which saves the thread
+ * hand-off; the watchdog covers them like any other.
+ */
+#include "hw_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw_caps.h"
+#include "sg_log.h"
+
+/* Launches up to this many invocations in all run inline on the command
+ * processor. */
+#define HW_INLINE_MAX_INVOCATIONS 256u
+/* Back edges a warp runs between watchdog checks. */
+#define HW_WARP_BUDGET 65536u
+/* Decoded programs kept per GPU. */
+#define HW_PROGRAM_CACHE 256u
+/* How long an idle worker spins before sleeping. */
+#define HW_WORKER_SPIN_NS 50000u
+
+static const uint32_t widths[4] = {8, 16, 32, 64};
+
+static int width_index(uint32_t w)
+{
+   for (int i = 0; i < 4; i++) {
+      if (widths[i] == w)
+         return i;
+   }
+   return -1;
+}
+
+/* ---- interpreter selection ------------------------------------------------ */
+
+static void select_interpreters(struct hw_eu *eu)
+{
+   __builtin_cpu_init();
+   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) {
+      eu->variant = "avx512";
+      eu->interp[0] = hw_interp_w8_avx512, eu->interp[1] = hw_interp_w16_avx512;
+      eu->interp[2] = hw_interp_w32_avx512, eu->interp[3] = hw_interp_w64_avx512;
+   } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+      eu->variant = "avx2";
+      eu->interp[0] = hw_interp_w8_avx2, eu->interp[1] = hw_interp_w16_avx2;
+      eu->interp[2] = hw_interp_w32_avx2, eu->interp[3] = hw_interp_w64_avx2;
+   } else {
+      eu->variant = "generic";
+      eu->interp[0] = hw_interp_w8_generic, eu->interp[1] = hw_interp_w16_generic;
+      eu->interp[2] = hw_interp_w32_generic, eu->interp[3] = hw_interp_w64_generic;
+   }
+   const char *force = getenv("SOFTGPU_INTERP");
+   if (force && strcmp(force, "generic") == 0) {
+      eu->variant = "generic";
+      eu->interp[0] = hw_interp_w8_generic, eu->interp[1] = hw_interp_w16_generic;
+      eu->interp[2] = hw_interp_w32_generic, eu->interp[3] = hw_interp_w64_generic;
+   }
+}
+
+/* ---- programs ------------------------------------------------------------- */
+
+static void program_unref(struct hw_program *p)
+{
+   if (atomic_fetch_sub(&p->refs, 1) == 1) {
+      free(p->code);
+      free(p->lines);
+      free(p);
+   }
+}
+
+/* Reads, validates and decodes a program from GPU memory; NULL and a
+ * message on failure. */
+static struct hw_program *decode(struct hw_gpu *gpu, uint64_t va, uint64_t id, char *err,
+                                 size_t err_size)
+{
+   const struct isa_program_header *h = hw_mem_check(&gpu->mem, va, sizeof(*h));
+   if (!h || (va & 3)) {
+      snprintf(err, err_size, "program at 0x%llx is not in GPU memory", (unsigned long long)va);
+      return NULL;
+   }
+   uint64_t size = sizeof(*h) + (uint64_t)h->inst_count * sizeof(struct isa_inst) +
+                   (uint64_t)h->line_count * sizeof(struct isa_line);
+   if (h->inst_count > (1u << 24) || h->line_count > (1u << 24) ||
+       !hw_mem_check(&gpu->mem, va, size)) {
+      snprintf(err, err_size, "program at 0x%llx: its %u instructions are not in GPU memory",
+               (unsigned long long)va, h->inst_count);
+      return NULL;
+   }
+   if (!isa_program_validate(h, size, err, err_size))
+      return NULL;
+   int wi = width_index(h->warp_width);
+   struct hw_program *p = calloc(1, sizeof(*p));
+   const void *labels[ISA_OP_COUNT];
+   if (p)
+      p->code = malloc(((size_t)h->inst_count + 1) * sizeof(*p->code));
+   if (p && h->line_count)
+      p->lines = malloc(h->line_count * sizeof(*p->lines));
+   if (!p || !p->code || (h->line_count && !p->lines)) {
+      snprintf(err, err_size, "out of host memory decoding a program");
+      if (p) {
+         free(p->code);
+         free(p);
+      }
+      return NULL;
+   }
+   gpu->eu.interp[wi](NULL, NULL, labels);
+   p->va = va;
+   p->id = id;
+   p->header = *h;
+   const struct isa_inst *code = (const struct isa_inst *)(h + 1);
+   for (uint32_t pc = 0; pc < h->inst_count; pc++)
+      p->code[pc] = (struct hw_dinst){labels[code[pc].op], code[pc]};
+   /* Running off the end exits. */
+   struct isa_inst exit = {.op = ISA_OP_EXIT, .dst = ISA_NONE, .a = ISA_NONE, .b = ISA_NONE,
+                           .c = ISA_NONE};
+   p->code[h->inst_count] = (struct hw_dinst){labels[ISA_OP_EXIT], exit};
+   if (h->line_count)
+      memcpy(p->lines, code + h->inst_count, h->line_count * sizeof(*p->lines));
+   atomic_store(&p->refs, 1);   /* the cache's */
+   return p;
+}
+
+/* Drops unused programs when the cache is full; cache lock held. */
+static void trim_cache(struct hw_eu *eu)
+{
+   for (struct hw_program **pp = &eu->programs; *pp && eu->program_count > HW_PROGRAM_CACHE;) {
+      struct hw_program *p = *pp;
+      if (atomic_load(&p->refs) == 1) {
+         *pp = p->next;
+         eu->program_count--;
+         program_unref(p);
+      } else {
+         pp = &p->next;
+      }
+   }
+}
+
+/* The decoded program for (va, id), with a reference for the caller. */
+static struct hw_program *get_program(struct hw_gpu *gpu, uint64_t va, uint64_t id, char *err,
+                                      size_t err_size)
+{
+   struct hw_eu *eu = &gpu->eu;
+   pthread_mutex_lock(&eu->cache_lock);
+   struct hw_program *p = eu->programs;
+   while (p && (p->va != va || p->id != id))
+      p = p->next;
+   if (!p) {
+      p = decode(gpu, va, id, err, err_size);
+      if (p) {
+         p->next = eu->programs;
+         eu->programs = p;
+         eu->program_count++;
+         trim_cache(eu);
+      }
+   }
+   if (p)
+      atomic_fetch_add(&p->refs, 1);
+   pthread_mutex_unlock(&eu->cache_lock);
+   return p;
+}
+
+/* ---- CTA contexts ------------------------------------------------------------ */
+
+static bool grow(void **buf, size_t *have, size_t need)
+{
+   if (*have >= need)
+      return true;
+   free(*buf);
+   *buf = NULL;
+   *have = 0;
+   void *p = NULL;
+   if (posix_memalign(&p, 64, need ? need : 64) != 0)
+      return false;
+   *buf = p;
+   *have = need;
+   return true;
+}
+
+static void context_free(struct hw_eu_context *c)
+{
+   free(c->vregs);
+   free(c->uregs);
+   free(c->stacks);
+   free(c->lane_masks);
+   free(c->warps);
+   free(c->shared);
+   free(c->private_mem);
+   memset(c, 0, sizeof(*c));
+}
+
+/* Sizes the context for one CTA of a launch and sets up its warps. */
+static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct hw_cta *cta)
+{
+   const struct isa_program_header *h = &l->prog->header;
+   uint32_t w = h->warp_width;
+   uint32_t invocations = l->params.size[0] * l->params.size[1] * l->params.size[2];
+   uint32_t warps = (invocations + w - 1) / w;
+   uint32_t vregs = h->vreg_count ? h->vreg_count : 1, uregs = h->ureg_count ? h->ureg_count : 1;
+   uint32_t depth = h->stack_depth ? h->stack_depth : 1;
+   if (!grow((void **)&c->vregs, &c->vreg_bytes, (size_t)warps * vregs * w * 4) ||
+       !grow((void **)&c->uregs, &c->ureg_bytes, (size_t)warps * uregs * 4) ||
+       !grow((void **)&c->stacks, &c->stack_bytes, (size_t)warps * depth * sizeof(*c->stacks)) ||
+       !grow((void **)&c->lane_masks, &c->mask_bytes, (size_t)warps * w * 4) ||
+       !grow((void **)&c->warps, &c->warp_bytes, (size_t)warps * sizeof(*c->warps)) ||
+       !grow((void **)&c->shared, &c->shared_size, l->params.shared_bytes) ||
+       !grow((void **)&c->private_mem, &c->private_size,
+             (size_t)warps * w * l->params.private_bytes))
+      return false;
+   /* Registers start at zero, so nothing of an earlier CTA shows through. */
+   memset(c->vregs, 0, (size_t)warps * vregs * w * 4);
+   memset(c->uregs, 0, (size_t)warps * uregs * 4);
+   *cta = (struct hw_cta){.prog = l->prog, .params = &l->params, .shared = c->shared,
+                          .private_mem = c->private_mem, .warp_count = warps, .warps = c->warps,
+                          .budget = HW_WARP_BUDGET};
+   for (uint32_t i = 0; i < warps; i++) {
+      uint32_t lanes = invocations - i * w < w ? invocations - i * w : w;
+      uint64_t live = lanes == 64 ? UINT64_MAX : (UINT64_C(1) << lanes) - 1;
+      struct hw_warp *wp = &c->warps[i];
+      *wp = (struct hw_warp){.exec = live, .alive = live, .index = i,
+                             .v = c->vregs + (size_t)i * vregs * w, .u = c->uregs + (size_t)i * uregs,
+                             .stack = c->stacks + (size_t)i * depth,
+                             .lane_mask = c->lane_masks + (size_t)i * w};
+      for (uint32_t k = 0; k < w; k++)
+         wp->lane_mask[k] = -(int32_t)((live >> k) & 1);
+   }
+   return true;
+}
+
+/* ---- running CTAs ---------------------------------------------------------------- */
+
+static uint32_t source_line(const struct hw_program *p, uint32_t pc)
+{
+   uint32_t line = 0;
+   for (uint32_t i = 0; i < p->header.line_count && p->lines[i].pc <= pc; i++)
+      line = p->lines[i].line;
+   return line;
+}
+
+static void report_fault(struct hw_launch *l, const struct hw_cta *cta, const char *what,
+                         uint32_t warp, uint32_t lane, uint32_t pc)
+{
+   char text[128] = "";
+   if (pc <= l->prog->header.inst_count)
+      isa_disassemble(&l->prog->code[pc].in, text, sizeof(text));
+   char lane_text[32] = "";
+   if (lane != UINT32_MAX)
+      snprintf(lane_text, sizeof(lane_text), ", lane %u", lane);
+   char line_text[32] = "";
+   uint32_t line = source_line(l->prog, pc);
+   if (line)
+      snprintf(line_text, sizeof(line_text), " (source line %u)", line);
+   hw_gpu_fault(l->ch->gpu, l->ch,
+                "%s\n  launch #%llu (descriptor 0x%llx, program 0x%llx id %llu, grid %ux%ux%u of "
+                "%ux%ux%u, W=%u), CTA (%u,%u,%u), warp %u%s, pc %u: %s%s",
+                what, (unsigned long long)l->number, (unsigned long long)l->desc_va,
+                (unsigned long long)l->prog->va, (unsigned long long)l->prog->id,
+                l->params.grid[0], l->params.grid[1], l->params.grid[2], l->params.size[0],
+                l->params.size[1], l->params.size[2], l->prog->header.warp_width,
+                cta->group[0], cta->group[1], cta->group[2], warp, lane_text, pc, text, line_text);
+}
+
+/* All live warps wait at a barrier: release them if it is the same one. */
+static bool release_barrier(struct hw_launch *l, struct hw_cta *cta)
+{
+   uint32_t pc = UINT32_MAX;
+   bool some_exited = false;
+   for (uint32_t i = 0; i < cta->warp_count; i++) {
+      struct hw_warp *wp = &cta->warps[i];
+      if (wp->state == HW_WARP_EXITED) {
+         some_exited = true;
+         continue;
+      }
+      if (pc != UINT32_MAX && wp->barrier_pc != pc) {
+         char what[128];
+         snprintf(what, sizeof(what), "two different barriers (pc %u and pc %u) reached by one "
+                  "workgroup", pc, wp->barrier_pc);
+         report_fault(l, cta, what, i, UINT32_MAX, wp->barrier_pc);
+         return false;
+      }
+      pc = wp->barrier_pc;
+   }
+   if (some_exited && !atomic_exchange(&l->prog->barrier_warned, true))
+      SG_LOG(SG_LOG_WARN, SG_AREA_EU, "program 0x%llx: invocations that returned count as "
+             "arrived at the barrier at pc %u", (unsigned long long)l->prog->va, pc);
+   for (uint32_t i = 0; i < cta->warp_count; i++) {
+      if (cta->warps[i].state == HW_WARP_AT_BARRIER)
+         cta->warps[i].state = HW_WARP_RUNNING;
+   }
+   return true;
+}
+
+static bool watchdog_expired(struct hw_launch *l)
+{
+   return hw_now_ns() - l->start_ns > l->ch->gpu->watchdog_ns;
+}
+
+/* Runs one CTA to completion. False if it faulted (the GPU is then lost). */
+static bool run_cta(struct hw_eu_context *c, struct hw_launch *l, uint64_t index)
+{
+   struct hw_gpu *gpu = l->ch->gpu;
+   struct hw_cta cta;
+   if (!setup_cta(c, l, &cta)) {
+      hw_gpu_fault(gpu, l->ch, "out of host memory for a CTA of launch #%llu",
+                   (unsigned long long)l->number);
+      return false;
+   }
+   cta.mem = &gpu->mem;
+   const uint32_t *g = l->params.grid;
+   cta.group[0] = l->params.base[0] + (uint32_t)(index % g[0]);
+   cta.group[1] = l->params.base[1] + (uint32_t)(index / g[0] % g[1]);
+   cta.group[2] = l->params.base[2] + (uint32_t)(index / ((uint64_t)g[0] * g[1]));
+   hw_interp_fn run = gpu->eu.interp[width_index(l->prog->header.warp_width)];
+   uint32_t exited = 0;
+   while (exited < cta.warp_count) {
+      uint32_t running = 0;
+      for (uint32_t i = 0; i < cta.warp_count; i++) {
+         struct hw_warp *wp = &cta.warps[i];
+         while (wp->state == HW_WARP_RUNNING) {
+            enum hw_run_status s = run(&cta, wp, NULL);
+            if (s == HW_RUN_EXIT) {
+               wp->state = HW_WARP_EXITED;
+               exited++;
+            } else if (s == HW_RUN_BARRIER) {
+               wp->state = HW_WARP_AT_BARRIER;
+            } else if (s == HW_RUN_FAULT) {
+               report_fault(l, &cta, cta.fault.what, cta.fault.warp, cta.fault.lane, cta.fault.pc);
+               return false;
+            } else {
+               cta.budget = HW_WARP_BUDGET;
+               if (hw_gpu_is_lost(gpu))
+                  return false;
+               if (watchdog_expired(l)) {
+                  char what[128];
+                  snprintf(what, sizeof(what), "watchdog: the launch has run for more than %llu ms",
+                           (unsigned long long)(gpu->watchdog_ns / 1000000));
+                  report_fault(l, &cta, what, i, UINT32_MAX, wp->pc);
+                  return false;
+               }
+            }
+         }
+         running += wp->state == HW_WARP_AT_BARRIER;
+      }
+      if (exited < cta.warp_count && running && !release_barrier(l, &cta))
+         return false;
+   }
+   return true;
+}
+
+/* ---- the launch list and the workers --------------------------------------------- */
+
+static void launch_unref(struct hw_launch *l)
+{
+   if (atomic_fetch_sub(&l->refs, 1) == 1) {
+      program_unref(l->prog);
+      free(l);
+   }
+}
+
+/* The last CTA is done: the channel may pass its WAIT_FOR_IDLE. */
+static void complete(struct hw_gpu *gpu, struct hw_launch *l)
+{
+   struct hw_eu *eu = &gpu->eu;
+   pthread_mutex_lock(&eu->lock);
+   struct hw_launch **pp = &eu->head, *prev = NULL;
+   while (*pp && *pp != l) {
+      prev = *pp;
+      pp = &(*pp)->next_launch;
+   }
+   if (*pp) {
+      *pp = l->next_launch;
+      if (eu->tail == l)
+         eu->tail = prev;
+   }
+   pthread_mutex_unlock(&eu->lock);
+   atomic_fetch_sub_explicit(&l->ch->launches_pending, 1, memory_order_release);
+   hw_engine_kick(l->ch->engine);
+   launch_unref(l);   /* the list's reference */
+}
+
+/* Runs CTAs of l until none is left to take. */
+static void work_on(struct hw_eu_context *c, struct hw_launch *l, uint64_t batch)
+{
+   struct hw_gpu *gpu = l->ch->gpu;
+   for (;;) {
+      uint64_t first = atomic_fetch_add(&l->next, batch);
+      if (first >= l->total)
+         return;
+      uint64_t last = first + batch < l->total ? first + batch : l->total;
+      for (uint64_t i = first; i < last; i++) {
+         if (hw_gpu_is_lost(gpu) || !run_cta(c, l, i)) {
+            /* Nothing more of it runs: count every CTA as done. */
+            uint64_t taken = atomic_exchange(&l->next, l->total);
+            uint64_t skipped = (taken > l->total ? l->total : taken) - i;
+            if (atomic_fetch_add(&l->done, skipped) + skipped == l->total)
+               complete(gpu, l);
+            return;
+         }
+         hw_inject_delay(&gpu->inject.eu, &c->rng);
+      }
+      if (atomic_fetch_add(&l->done, last - first) + (last - first) == l->total)
+         complete(gpu, l);
+   }
+}
+
+/* The oldest launch with CTAs left, with a reference. */
+static struct hw_launch *pick(struct hw_eu *eu)
+{
+   pthread_mutex_lock(&eu->lock);
+   struct hw_launch *l = eu->head;
+   while (l && atomic_load(&l->next) >= l->total)
+      l = l->next_launch;
+   if (l)
+      atomic_fetch_add(&l->refs, 1);
+   pthread_mutex_unlock(&eu->lock);
+   return l;
+}
+
+static uint64_t batch_size(const struct hw_eu *eu, const struct hw_launch *l)
+{
+   uint64_t b = l->total / ((uint64_t)eu->worker_count * 8);
+   return b < 1 ? 1 : b > 64 ? 64 : b;
+}
+
+static void *worker_main(void *arg)
+{
+   struct hw_worker *w = arg;
+   struct hw_eu *eu = &w->gpu->eu;
+   char name[16];
+   snprintf(name, sizeof(name), "softgpu-eu%u.%u", w->gpu->index, w->index);
+   pthread_setname_np(pthread_self(), name);
+   while (!atomic_load_explicit(&eu->stop, memory_order_acquire)) {
+      uint32_t seq = atomic_load_explicit(&eu->work_seq, memory_order_acquire);
+      struct hw_launch *l = pick(eu);
+      if (l) {
+         work_on(&w->ctx, l, batch_size(eu, l));
+         launch_unref(l);
+         continue;
+      }
+      uint64_t until = hw_now_ns() + HW_WORKER_SPIN_NS;
+      while (hw_now_ns() < until &&
+             atomic_load_explicit(&eu->work_seq, memory_order_acquire) == seq)
+         hw_cpu_relax();
+      atomic_fetch_add_explicit(&eu->sleepers, 1, memory_order_seq_cst);
+      if (atomic_load_explicit(&eu->work_seq, memory_order_seq_cst) == seq &&
+          !atomic_load_explicit(&eu->stop, memory_order_acquire))
+         hw_futex_wait(&eu->work_seq, seq, 0);
+      atomic_fetch_sub_explicit(&eu->sleepers, 1, memory_order_relaxed);
+   }
+   context_free(&w->ctx);
+   return NULL;
+}
+
+static void post(struct hw_gpu *gpu, struct hw_launch *l)
+{
+   struct hw_eu *eu = &gpu->eu;
+   pthread_mutex_lock(&eu->lock);
+   if (eu->tail)
+      eu->tail->next_launch = l;
+   else
+      eu->head = l;
+   eu->tail = l;
+   pthread_mutex_unlock(&eu->lock);
+   atomic_fetch_add_explicit(&eu->work_seq, 1, memory_order_seq_cst);
+   if (atomic_load_explicit(&eu->sleepers, memory_order_seq_cst))
+      hw_futex_wake(&eu->work_seq, (int)eu->worker_count);
+}
+
+/* ---- from the command processor ----------------------------------------------------- */
+
+static bool read_descriptor(struct hw_channel *ch, uint64_t desc_va, bool indirect,
+                            uint64_t grid_va, struct hw_launch_desc *d)
+{
+   struct hw_gpu *gpu = ch->gpu;
+   const struct hw_launch_desc *p = hw_mem_check(&gpu->mem, desc_va, sizeof(*p));
+   if (!p || (desc_va & 7)) {
+      hw_gpu_fault(gpu, ch, "launch descriptor at 0x%llx is not in GPU memory",
+                   (unsigned long long)desc_va);
+      return false;
+   }
+   memcpy(d, p, sizeof(*d));
+   if (indirect) {
+      const uint32_t *g = hw_mem_check(&gpu->mem, grid_va, 12);
+      if (!g || (grid_va & 3)) {
+         hw_gpu_fault(gpu, ch, "indirect launch arguments at 0x%llx are not in GPU memory",
+                      (unsigned long long)grid_va);
+         return false;
+      }
+      for (int i = 0; i < 3; i++)
+         d->grid[i] = atomic_load_explicit((_Atomic uint32_t *)&g[i], memory_order_relaxed);
+   }
+   return true;
+}
+
+static bool check_descriptor(struct hw_channel *ch, const struct hw_launch_desc *d,
+                             const struct hw_program *p)
+{
+   uint64_t invocations = (uint64_t)d->size[0] * d->size[1] * d->size[2];
+   const char *why = NULL;
+   if (invocations == 0 || invocations > HW_MAX_CTA_INVOCATIONS || d->size[0] > HW_MAX_CTA_SIZE_X ||
+       d->size[1] > HW_MAX_CTA_SIZE_Y || d->size[2] > HW_MAX_CTA_SIZE_Z)
+      why = "CTA size out of range";
+   else if (d->shared_bytes > HW_SHARED_MEMORY_PER_CTA)
+      why = "too much shared memory";
+   else if (d->private_bytes > HW_MAX_PRIVATE_BYTES)
+      why = "too much private memory";
+   else if (d->register_count < p->header.vreg_count)
+      why = "fewer registers than the program uses";
+   else if (d->grid[0] > HW_MAX_GRID_X || d->grid[1] > HW_MAX_GRID_Y || d->grid[2] > HW_MAX_GRID_Z)
+      why = "grid out of range";
+   if (!why)
+      return true;
+   hw_gpu_fault(ch->gpu, ch, "bad launch descriptor: %s (CTA %ux%ux%u, %u shared bytes, %u "
+                "private bytes, %u registers, grid %ux%ux%u)", why, d->size[0], d->size[1],
+                d->size[2], d->shared_bytes, d->private_bytes, d->register_count, d->grid[0],
+                d->grid[1], d->grid[2]);
+   return false;
+}
+
+bool hw_eu_launch(struct hw_channel *ch, uint64_t desc_va, bool indirect, uint64_t grid_va)
+{
+   struct hw_gpu *gpu = ch->gpu;
+   struct hw_launch_desc d;
+   if (!read_descriptor(ch, desc_va, indirect, grid_va, &d))
+      return false;
+   uint64_t total = (uint64_t)d.grid[0] * d.grid[1] * d.grid[2];
+   if (total == 0)
+      return true;   /* an empty grid does nothing */
+   char err[256];
+   struct hw_program *prog = get_program(gpu, d.program_va, d.program_id, err, sizeof(err));
+   if (!prog) {
+      hw_gpu_fault(gpu, ch, "cannot run the program of launch descriptor 0x%llx: %s",
+                   (unsigned long long)desc_va, err);
+      return false;
+   }
+   struct hw_launch *l = check_descriptor(ch, &d, prog) ? calloc(1, sizeof(*l)) : NULL;
+   if (!l) {
+      if (!hw_gpu_is_lost(gpu))
+         hw_gpu_fault(gpu, ch, "out of host memory for a launch");
+      program_unref(prog);
+      return false;
+   }
+   *l = (struct hw_launch){
+      .ch = ch, .prog = prog, .desc_va = desc_va, .total = total, .start_ns = hw_now_ns(),
+      .number = atomic_fetch_add(&gpu->eu.launch_count, 1) + 1,
+      .params = {.grid = {d.grid[0], d.grid[1], d.grid[2]},
+                 .base = {d.base[0], d.base[1], d.base[2]},
+                 .size = {d.size[0], d.size[1], d.size[2]},
+                 .shared_bytes = d.shared_bytes, .private_bytes = d.private_bytes,
+                 .root_va = d.root_va}};
+   atomic_store(&l->refs, 1);
+   uint64_t invocations = total * d.size[0] * d.size[1] * d.size[2];
+   atomic_fetch_add_explicit(&ch->launches_pending, 1, memory_order_relaxed);
+   if (invocations <= HW_INLINE_MAX_INVOCATIONS || gpu->eu.worker_count == 0) {
+      /* Cheaper than a hand-off; the watchdog still applies. */
+      work_on(&gpu->eu.cp_ctx, l, total);
+      return !hw_gpu_is_lost(gpu);
+   }
+   post(gpu, l);
+   return true;
+}
+
+/* ---- life cycle ------------------------------------------------------------------------- */
+
+int hw_eu_start(struct hw_gpu *gpu)
+{
+   struct hw_eu *eu = &gpu->eu;
+   select_interpreters(eu);
+   pthread_mutex_init(&eu->lock, NULL);
+   pthread_mutex_init(&eu->cache_lock, NULL);
+   eu->cp_ctx.rng = gpu->inject.seed * 7 + 3;
+   eu->worker_count = gpu->config.eu_threads;
+   eu->workers = calloc(eu->worker_count ? eu->worker_count : 1, sizeof(*eu->workers));
+   if (!eu->workers)
+      return -1;
+   eu->started = true;
+   for (uint32_t i = 0; i < eu->worker_count; i++) {
+      struct hw_worker *w = &eu->workers[i];
+      w->gpu = gpu;
+      w->index = i;
+      w->ctx.rng = gpu->inject.seed * 7 + 5 + i;
+      if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+         SG_LOG(SG_LOG_ERROR, SG_AREA_EU, "cannot start execution unit worker %u", i);
+         eu->worker_count = i;
+         return -1;
+      }
+   }
+   SG_LOG(SG_LOG_INFO, SG_AREA_EU, "GPU %u: %u execution unit workers, %s interpreter",
+          gpu->index, eu->worker_count, eu->variant);
+   return 0;
+}
+
+void hw_eu_stop(struct hw_gpu *gpu)
+{
+   struct hw_eu *eu = &gpu->eu;
+   if (!eu->started)
+      return;
+   atomic_store(&eu->stop, true);
+   atomic_fetch_add(&eu->work_seq, 1);
+   hw_futex_wake(&eu->work_seq, INT32_MAX);
+   for (uint32_t i = 0; i < eu->worker_count; i++)
+      pthread_join(eu->workers[i].thread, NULL);
+   free(eu->workers);
+   /* Launches the GPU abandoned (it was lost, or stopped) are freed here. */
+   while (eu->head) {
+      struct hw_launch *l = eu->head;
+      eu->head = l->next_launch;
+      launch_unref(l);
+   }
+   while (eu->programs) {
+      struct hw_program *p = eu->programs;
+      eu->programs = p->next;
+      program_unref(p);
+   }
+   context_free(&eu->cp_ctx);
+   pthread_mutex_destroy(&eu->lock);
+   pthread_mutex_destroy(&eu->cache_lock);
+   eu->started = false;
+}

@@ -1,0 +1,107 @@
+/*
+ * Execution units, internal to hw/: decoded programs, warps, CTAs, and the
+ * interpreter instances (one per warp width and vector ISA).
+ */
+#ifndef HW_EU_H
+#define HW_EU_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hw_isa.h"
+#include "hw_mem.h"
+
+/* An instruction ready for the interpreter: its handler's address (direct
+ * threading) and the instruction itself. */
+struct hw_dinst {
+   const void *handler;
+   struct isa_inst in;
+};
+
+/* A validated, decoded program, cached per GPU by (VA, program id). */
+struct hw_program {
+   uint64_t va, id;
+   struct isa_program_header header;
+   struct hw_dinst *code;           /* header.inst_count + 1 (a trailing EXIT) */
+   struct isa_line *lines;          /* header.line_count */
+   _Atomic uint32_t refs;
+   _Atomic bool barrier_warned;     /* "returned invocations count as arrived" */
+   struct hw_program *next;         /* in the GPU's cache */
+};
+
+enum hw_mask_kind { HW_MASK_IF, HW_MASK_LOOP };
+
+struct hw_mask_entry {
+   uint64_t saved;     /* exec to restore */
+   uint64_t other;     /* IF: the else lanes; LOOP: lanes that broke out */
+   uint64_t cont;      /* LOOP: lanes that continued */
+   uint32_t kind;
+};
+
+enum hw_warp_state { HW_WARP_RUNNING, HW_WARP_AT_BARRIER, HW_WARP_EXITED };
+
+struct hw_warp {
+   uint32_t pc;
+   uint32_t sp;                     /* mask stack entries in use */
+   uint64_t exec;                   /* lanes running */
+   uint64_t alive;                  /* lanes not returned */
+   uint32_t state;                  /* enum hw_warp_state */
+   uint32_t index;                  /* warp number within the CTA */
+   uint32_t barrier_pc;             /* the BAR it waits at */
+   uint32_t *v;                     /* vector registers: [reg][W] */
+   uint32_t *u;                     /* uniform registers */
+   struct hw_mask_entry *stack;
+   int32_t *lane_mask;              /* [W]: -1 where exec is set, for blends */
+};
+
+/* What the launch descriptor says, decoded. */
+struct hw_launch_params {
+   uint32_t grid[3], base[3], size[3];
+   uint32_t shared_bytes, private_bytes;
+   uint64_t root_va;
+};
+
+struct hw_fault_info {
+   bool set;
+   uint32_t warp, lane, pc;
+   char what[256];
+};
+
+/* One CTA being run by one worker. */
+struct hw_cta {
+   const struct hw_program *prog;
+   const struct hw_launch_params *params;
+   const struct hw_mem *mem;
+   uint32_t group[3];
+   uint8_t *shared;
+   uint8_t *private_mem;            /* private_bytes per invocation */
+   uint32_t warp_count;
+   struct hw_warp *warps;
+   uint64_t budget;                 /* back edges until the next watchdog check */
+   struct hw_fault_info fault;
+};
+
+enum hw_run_status {
+   HW_RUN_BARRIER,   /* the warp waits at a barrier */
+   HW_RUN_EXIT,      /* the warp is done */
+   HW_RUN_FAULT,     /* cta->fault says why */
+   HW_RUN_YIELD,     /* the budget ran out: check the watchdog, then resume */
+};
+
+/* Runs a warp until it reaches a barrier, exits, faults or yields. With
+ * cta == NULL, returns nothing and fills labels[] with its handler
+ * addresses instead, for decoding. */
+typedef enum hw_run_status (*hw_interp_fn)(struct hw_cta *cta, struct hw_warp *warp,
+                                           const void **labels);
+
+#define HW_DECLARE_INTERP(w, isa) \
+   enum hw_run_status hw_interp_w##w##_##isa(struct hw_cta *, struct hw_warp *, const void **);
+#define HW_DECLARE_INTERPS(isa) \
+   HW_DECLARE_INTERP(8, isa) HW_DECLARE_INTERP(16, isa) HW_DECLARE_INTERP(32, isa) \
+   HW_DECLARE_INTERP(64, isa)
+HW_DECLARE_INTERPS(generic)
+HW_DECLARE_INTERPS(avx2)
+HW_DECLARE_INTERPS(avx512)
+
+#endif

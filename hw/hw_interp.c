@@ -1,0 +1,1190 @@
+/*
+ * The SIMT interpreter. This file is compiled once per warp width W (8, 16,
+ * 32, 64) and per vector ISA (generic, AVX2, AVX-512): HW_W and HW_ISA name
+ * the instance, so every lane loop has a constant trip count the C compiler
+ * vectorizes.
+ *
+ * Direct threading: each decoded instruction carries its handler's address
+ * and every handler ends by jumping to the next one's. Every lane is
+ * computed, active or not; results are blended into the destination under
+ * the execution mask. Nothing here may be C undefined behaviour for any
+ * operand in any lane: divisions, shifts and float-to-int conversions are
+ * defined for every input (see hw_isa.h), integer arithmetic is unsigned.
+ * Global memory is read and written through relaxed atomics, because
+ * shaders may race legally and TSan must stay meaningful.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hw_eu.h"
+
+#ifndef HW_W
+#error "HW_W must be defined"
+#endif
+#define W HW_W
+#define CAT_(a, b, c) a##b##_##c
+#define CAT(a, b, c) CAT_(a, b, c)
+#define INTERP CAT(hw_interp_w, HW_W, HW_ISA)
+
+#if W == 64
+#define FULL UINT64_MAX
+#else
+#define FULL ((UINT64_C(1) << W) - 1)
+#endif
+
+#define LANES for (uint32_t l = 0; l < W; l++)
+
+typedef _Atomic uint32_t atomic_u32;
+typedef _Atomic uint64_t atomic_u64;
+
+static inline float f32(uint32_t x)
+{
+   float f;
+   memcpy(&f, &x, 4);
+   return f;
+}
+
+static inline uint32_t u32(float f)
+{
+   uint32_t x;
+   memcpy(&x, &f, 4);
+   return x;
+}
+
+static inline uint32_t first_lane(uint64_t m)
+{
+   return (uint32_t)__builtin_ctzll(m);
+}
+
+static inline void set_exec(struct hw_warp *wp, uint64_t e)
+{
+   wp->exec = e;
+   LANES wp->lane_mask[l] = -(int32_t)((e >> l) & 1u);
+}
+
+/* ---- operands ------------------------------------------------------------- */
+
+static inline const uint32_t *src(const struct hw_warp *wp, const struct isa_inst *in, uint16_t o,
+                                  uint32_t *tmp)
+{
+   uint32_t i = isa_opnd_index(o);
+   switch (isa_opnd_kind(o)) {
+   case ISA_OPND_VREG:
+      return wp->v + i * W;
+   case ISA_OPND_UREG: {
+      uint32_t x = wp->u[i];
+      LANES tmp[l] = x;
+      return tmp;
+   }
+   case ISA_OPND_IMM: {
+      uint32_t x = in->imm;
+      LANES tmp[l] = x;
+      return tmp;
+   }
+   default:
+      LANES tmp[l] = 0;
+      return tmp;
+   }
+}
+
+/* A uniform operand's value (a vector register gives its first active lane). */
+static inline uint32_t scalar(const struct hw_warp *wp, const struct isa_inst *in, uint16_t o)
+{
+   uint32_t i = isa_opnd_index(o);
+   switch (isa_opnd_kind(o)) {
+   case ISA_OPND_VREG: return wp->v[i * W + (wp->exec ? first_lane(wp->exec) : 0)];
+   case ISA_OPND_UREG: return wp->u[i];
+   case ISA_OPND_IMM: return in->imm;
+   default: return 0;
+   }
+}
+
+static inline void write_v(struct hw_warp *wp, uint32_t i, const uint32_t *r)
+{
+   uint32_t *d = wp->v + i * W;
+   if (wp->exec == FULL) {
+      LANES d[l] = r[l];
+   } else {
+      const int32_t *m = wp->lane_mask;
+      LANES d[l] = (r[l] & (uint32_t)m[l]) | (d[l] & ~(uint32_t)m[l]);
+   }
+}
+
+/* Writes a result: vector registers under the mask; a uniform register
+ * takes the (warp-invariant) value of the first active lane. */
+static inline void write(struct hw_warp *wp, uint16_t o, const uint32_t *r)
+{
+   uint32_t i = isa_opnd_index(o);
+   if (isa_opnd_kind(o) == ISA_OPND_VREG)
+      write_v(wp, i, r);
+   else if (isa_opnd_kind(o) == ISA_OPND_UREG && wp->exec)
+      wp->u[i] = r[first_lane(wp->exec)];
+}
+
+static inline void src64(const struct hw_warp *wp, const struct isa_inst *in, uint16_t o,
+                         uint64_t *out)
+{
+   uint32_t i = isa_opnd_index(o);
+   switch (isa_opnd_kind(o)) {
+   case ISA_OPND_VREG: {
+      const uint32_t *lo = wp->v + i * W, *hi = lo + W;
+      LANES out[l] = lo[l] | ((uint64_t)hi[l] << 32);
+      return;
+   }
+   case ISA_OPND_UREG: {
+      uint64_t x = wp->u[i] | ((uint64_t)wp->u[i + 1] << 32);
+      LANES out[l] = x;
+      return;
+   }
+   case ISA_OPND_IMM: {
+      uint64_t x = (uint64_t)(int64_t)(int32_t)in->imm;   /* sign-extended */
+      LANES out[l] = x;
+      return;
+   }
+   default:
+      LANES out[l] = 0;
+   }
+}
+
+static inline void write64(struct hw_warp *wp, uint16_t o, const uint64_t *r)
+{
+   uint32_t lo[W], hi[W];
+   LANES {
+      lo[l] = (uint32_t)r[l];
+      hi[l] = (uint32_t)(r[l] >> 32);
+   }
+   uint32_t i = isa_opnd_index(o);
+   if (isa_opnd_kind(o) == ISA_OPND_VREG) {
+      write_v(wp, i, lo);
+      write_v(wp, i + 1, hi);
+   } else if (isa_opnd_kind(o) == ISA_OPND_UREG && wp->exec) {
+      uint32_t f = first_lane(wp->exec);
+      wp->u[i] = lo[f];
+      wp->u[i + 1] = hi[f];
+   }
+}
+
+/* ---- defined results for every input ------------------------------------------ */
+
+static inline uint32_t sdiv(uint32_t a, uint32_t b)
+{
+   int32_t x = (int32_t)a, y = (int32_t)b;
+   if (y == 0)
+      return UINT32_MAX;
+   if (x == INT32_MIN && y == -1)
+      return a;
+   return (uint32_t)(x / y);
+}
+
+static inline uint32_t srem(uint32_t a, uint32_t b)
+{
+   int32_t x = (int32_t)a, y = (int32_t)b;
+   if (y == 0)
+      return a;
+   if (x == INT32_MIN && y == -1)
+      return 0;
+   return (uint32_t)(x % y);
+}
+
+static inline uint32_t smod(uint32_t a, uint32_t b)
+{
+   int32_t y = (int32_t)b;
+   uint32_t r = srem(a, b);
+   if (y != 0 && r != 0 && (((int32_t)r < 0) != (y < 0)))
+      r += b;
+   return r;
+}
+
+static inline uint32_t f2i_s(float x)
+{
+   if (x != x)
+      return 0;
+   if (x >= 2147483648.0f)
+      return (uint32_t)INT32_MAX;
+   if (x <= -2147483648.0f)
+      return (uint32_t)INT32_MIN;
+   return (uint32_t)(int32_t)x;
+}
+
+static inline uint32_t f2i_u(float x)
+{
+   if (!(x > -1.0f))
+      return 0;   /* NaN and negatives */
+   if (x >= 4294967296.0f)
+      return UINT32_MAX;
+   return (uint32_t)x;
+}
+
+static inline uint32_t bfe_u(uint32_t a, uint32_t off, uint32_t count)
+{
+   off &= 31;
+   count = count > 32 - off ? 32 - off : count;
+   if (count == 0)
+      return 0;
+   uint32_t mask = count == 32 ? UINT32_MAX : (UINT32_C(1) << count) - 1;
+   return (a >> off) & mask;
+}
+
+static inline uint32_t bfe_s(uint32_t a, uint32_t off, uint32_t count)
+{
+   off &= 31;
+   count = count > 32 - off ? 32 - off : count;
+   uint32_t v = bfe_u(a, off, count);
+   if (count == 0 || count == 32)
+      return v;
+   uint32_t sign = UINT32_C(1) << (count - 1);
+   return (v ^ sign) - sign;
+}
+
+/* c packs the offset (bits 0-7) and the count (bits 8-15). */
+static inline uint32_t bfi(uint32_t base, uint32_t insert, uint32_t c)
+{
+   uint32_t off = c & 31, count = (c >> 8) & 63;
+   count = count > 32 - off ? 32 - off : count;
+   if (count == 0)
+      return base;
+   uint32_t mask = (count == 32 ? UINT32_MAX : (UINT32_C(1) << count) - 1) << off;
+   return (base & ~mask) | ((insert << off) & mask);
+}
+
+static inline uint32_t bitrev(uint32_t x)
+{
+   x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+   x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+   x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+   x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);
+   return (x >> 16) | (x << 16);
+}
+
+static inline uint32_t findmsb_s(uint32_t a)
+{
+   uint32_t x = (int32_t)a < 0 ? ~a : a;
+   return x ? 31u - (uint32_t)__builtin_clz(x) : UINT32_MAX;
+}
+
+static inline uint32_t icmp(uint32_t mod, uint32_t a, uint32_t b)
+{
+   int32_t x = (int32_t)a, y = (int32_t)b;
+   switch (mod) {
+   case ISA_ICMP_EQ: return a == b;
+   case ISA_ICMP_NE: return a != b;
+   case ISA_ICMP_LT_S: return x < y;
+   case ISA_ICMP_LE_S: return x <= y;
+   case ISA_ICMP_GT_S: return x > y;
+   case ISA_ICMP_GE_S: return x >= y;
+   case ISA_ICMP_LT_U: return a < b;
+   case ISA_ICMP_LE_U: return a <= b;
+   case ISA_ICMP_GT_U: return a > b;
+   case ISA_ICMP_GE_U: return a >= b;
+   default: return 0;
+   }
+}
+
+static inline uint32_t icmp64(uint32_t mod, uint64_t a, uint64_t b)
+{
+   int64_t x = (int64_t)a, y = (int64_t)b;
+   switch (mod) {
+   case ISA_ICMP_EQ: return a == b;
+   case ISA_ICMP_NE: return a != b;
+   case ISA_ICMP_LT_S: return x < y;
+   case ISA_ICMP_LE_S: return x <= y;
+   case ISA_ICMP_GT_S: return x > y;
+   case ISA_ICMP_GE_S: return x >= y;
+   case ISA_ICMP_LT_U: return a < b;
+   case ISA_ICMP_LE_U: return a <= b;
+   case ISA_ICMP_GT_U: return a > b;
+   case ISA_ICMP_GE_U: return a >= b;
+   default: return 0;
+   }
+}
+
+static inline uint32_t fcmp(uint32_t mod, float a, float b)
+{
+   bool uno = a != a || b != b;
+   switch (mod) {
+   case ISA_FCMP_OEQ: return !uno && a == b;
+   case ISA_FCMP_ONE: return !uno && a != b;
+   case ISA_FCMP_OLT: return !uno && a < b;
+   case ISA_FCMP_OLE: return !uno && a <= b;
+   case ISA_FCMP_OGT: return !uno && a > b;
+   case ISA_FCMP_OGE: return !uno && a >= b;
+   case ISA_FCMP_UEQ: return uno || a == b;
+   case ISA_FCMP_UNE: return uno || a != b;
+   case ISA_FCMP_ULT: return uno || a < b;
+   case ISA_FCMP_ULE: return uno || a <= b;
+   case ISA_FCMP_UGT: return uno || a > b;
+   case ISA_FCMP_UGE: return uno || a >= b;
+   case ISA_FCMP_ORD: return !uno;
+   case ISA_FCMP_UNO: return uno;
+   case ISA_FCMP_ISNAN: return a != a;
+   case ISA_FCMP_ISINF: return isinf(a) != 0;
+   default: return 0;
+   }
+}
+
+static inline float fmath1(uint32_t mod, float a)
+{
+   switch (mod) {
+   case ISA_FM_SIN: return sinf(a);
+   case ISA_FM_COS: return cosf(a);
+   case ISA_FM_TAN: return tanf(a);
+   case ISA_FM_ASIN: return asinf(a);
+   case ISA_FM_ACOS: return acosf(a);
+   case ISA_FM_ATAN: return atanf(a);
+   case ISA_FM_SINH: return sinhf(a);
+   case ISA_FM_COSH: return coshf(a);
+   case ISA_FM_TANH: return tanhf(a);
+   case ISA_FM_ASINH: return asinhf(a);
+   case ISA_FM_ACOSH: return acoshf(a);
+   case ISA_FM_ATANH: return atanhf(a);
+   case ISA_FM_EXP: return expf(a);
+   case ISA_FM_EXP2: return exp2f(a);
+   case ISA_FM_LOG: return logf(a);
+   case ISA_FM_LOG2: return log2f(a);
+   case ISA_FM_RCP: return 1.0f / a;
+   default: return NAN;
+   }
+}
+
+static inline float fmath2(uint32_t mod, float a, uint32_t braw)
+{
+   float b = f32(braw);
+   switch (mod) {
+   case ISA_FM_ATAN2: return atan2f(a, b);
+   case ISA_FM_POW: return powf(a, b);
+   case ISA_FM_FMOD: return fmodf(a, b);
+   case ISA_FM_LDEXP: return ldexpf(a, (int32_t)braw);
+   default: return NAN;
+   }
+}
+
+static inline float fsign(float x)
+{
+   return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x;
+}
+
+/* ---- faults ------------------------------------------------------------------- */
+
+static enum hw_run_status fault(struct hw_cta *cta, struct hw_warp *wp, uint32_t pc, int lane,
+                                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static enum hw_run_status fault(struct hw_cta *cta, struct hw_warp *wp, uint32_t pc, int lane,
+                                const char *fmt, ...)
+{
+   struct hw_fault_info *f = &cta->fault;
+   f->set = true;
+   f->warp = wp->index;
+   f->lane = lane < 0 ? UINT32_MAX : (uint32_t)lane;
+   f->pc = pc;
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(f->what, sizeof(f->what), fmt, ap);
+   va_end(ap);
+   wp->pc = pc;
+   return HW_RUN_FAULT;
+}
+
+/* ---- memory ------------------------------------------------------------------- */
+
+/* The host pointer of a global access, or NULL (the caller faults). */
+static inline uint32_t *global_ptr(const struct hw_cta *cta, uint64_t addr, uint32_t bytes)
+{
+   if (addr & 3)
+      return NULL;
+   return hw_mem_check(cta->mem, addr, bytes);
+}
+
+static inline uint64_t lane_addr64(const struct hw_warp *wp, const struct isa_inst *in,
+                                   uint32_t l)
+{
+   uint32_t i = isa_opnd_index(in->a);
+   uint64_t base;
+   if (isa_opnd_kind(in->a) == ISA_OPND_VREG)
+      base = wp->v[i * W + l] | ((uint64_t)wp->v[(i + 1) * W + l] << 32);
+   else if (isa_opnd_kind(in->a) == ISA_OPND_UREG)
+      base = wp->u[i] | ((uint64_t)wp->u[i + 1] << 32);
+   else
+      base = 0;
+   return base + (uint64_t)(int64_t)(int32_t)in->imm;
+}
+
+static inline uint32_t lane_addr32(const struct hw_warp *wp, const struct isa_inst *in,
+                                   uint32_t l)
+{
+   uint32_t i = isa_opnd_index(in->a);
+   switch (isa_opnd_kind(in->a)) {
+   case ISA_OPND_VREG: return wp->v[i * W + l] + in->imm;
+   case ISA_OPND_UREG: return wp->u[i] + in->imm;
+   default: return in->imm;
+   }
+}
+
+/* Shared or private memory of a lane: base, size, and the lane's byte
+ * offset into it; NULL if the access does not fit. */
+static inline uint8_t *local_ptr(const struct hw_cta *cta, const struct hw_warp *wp, bool shared,
+                                 uint32_t addr, uint32_t bytes, uint32_t l)
+{
+   uint64_t size = shared ? cta->params->shared_bytes : cta->params->private_bytes;
+   if ((addr & 3) || (uint64_t)addr + bytes > size)
+      return NULL;
+   if (shared)
+      return cta->shared + addr;
+   uint64_t invocation = (uint64_t)wp->index * W + l;
+   return cta->private_mem + invocation * size + addr;
+}
+
+static inline uint64_t atomic_op64(uint32_t op, atomic_u64 *p, uint64_t v)
+{
+   uint64_t old;
+   switch (op) {
+   case ISA_ATOM_ADD: return atomic_fetch_add(p, v);
+   case ISA_ATOM_AND: return atomic_fetch_and(p, v);
+   case ISA_ATOM_OR: return atomic_fetch_or(p, v);
+   case ISA_ATOM_XOR: return atomic_fetch_xor(p, v);
+   case ISA_ATOM_XCHG: return atomic_exchange(p, v);
+   default:
+      old = atomic_load(p);
+      for (;;) {
+         uint64_t n = old;
+         switch (op) {
+         case ISA_ATOM_MIN_S: n = (int64_t)v < (int64_t)old ? v : old; break;
+         case ISA_ATOM_MIN_U: n = v < old ? v : old; break;
+         case ISA_ATOM_MAX_S: n = (int64_t)v > (int64_t)old ? v : old; break;
+         case ISA_ATOM_MAX_U: n = v > old ? v : old; break;
+         default: break;
+         }
+         if (atomic_compare_exchange_weak(p, &old, n))
+            return old;
+      }
+   }
+}
+
+static inline uint32_t atomic_op32(uint32_t op, atomic_u32 *p, uint32_t v)
+{
+   uint32_t old;
+   switch (op) {
+   case ISA_ATOM_ADD: return atomic_fetch_add(p, v);
+   case ISA_ATOM_AND: return atomic_fetch_and(p, v);
+   case ISA_ATOM_OR: return atomic_fetch_or(p, v);
+   case ISA_ATOM_XOR: return atomic_fetch_xor(p, v);
+   case ISA_ATOM_XCHG: return atomic_exchange(p, v);
+   default:
+      old = atomic_load(p);
+      for (;;) {
+         uint32_t n = old;
+         switch (op) {
+         case ISA_ATOM_MIN_S: n = (int32_t)v < (int32_t)old ? v : old; break;
+         case ISA_ATOM_MIN_U: n = v < old ? v : old; break;
+         case ISA_ATOM_MAX_S: n = (int32_t)v > (int32_t)old ? v : old; break;
+         case ISA_ATOM_MAX_U: n = v > old ? v : old; break;
+         default: break;
+         }
+         if (atomic_compare_exchange_weak(p, &old, n))
+            return old;
+      }
+   }
+}
+
+/* ---- mask stack ----------------------------------------------------------------- */
+
+/* The innermost loop entry, or NULL. */
+static inline struct hw_mask_entry *innermost_loop(struct hw_warp *wp)
+{
+   for (uint32_t i = wp->sp; i-- > 0;) {
+      if (wp->stack[i].kind == HW_MASK_LOOP)
+         return &wp->stack[i];
+   }
+   return NULL;
+}
+
+/* Lanes leaving a loop (break or continue) must not come back when the
+ * selections inside it restore their masks. */
+static inline void forget_lanes_above(struct hw_warp *wp, struct hw_mask_entry *loop, uint64_t m)
+{
+   for (struct hw_mask_entry *e = &wp->stack[wp->sp - 1]; e > loop; e--) {
+      e->saved &= ~m;
+      e->other &= ~m;
+   }
+}
+
+static inline uint64_t lane_bits(const uint32_t *cond)
+{
+   uint64_t m = 0;
+   LANES m |= (uint64_t)(cond[l] != 0) << l;
+   return m;
+}
+
+/* ---- reductions ----------------------------------------------------------------- */
+
+static inline uint32_t red_identity(uint32_t op)
+{
+   switch (op) {
+   case ISA_RED_IMUL: return 1;
+   case ISA_RED_IMIN_S: return (uint32_t)INT32_MAX;
+   case ISA_RED_IMIN_U: return UINT32_MAX;
+   case ISA_RED_IMAX_S: return (uint32_t)INT32_MIN;
+   case ISA_RED_AND: return UINT32_MAX;
+   case ISA_RED_FADD: return u32(0.0f);
+   case ISA_RED_FMUL: return u32(1.0f);
+   case ISA_RED_FMIN: return u32(INFINITY);
+   case ISA_RED_FMAX: return u32(-INFINITY);
+   default: return 0;
+   }
+}
+
+static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
+{
+   switch (op) {
+   case ISA_RED_IADD: return x + y;
+   case ISA_RED_IMUL: return x * y;
+   case ISA_RED_IMIN_S: return (int32_t)x < (int32_t)y ? x : y;
+   case ISA_RED_IMIN_U: return x < y ? x : y;
+   case ISA_RED_IMAX_S: return (int32_t)x > (int32_t)y ? x : y;
+   case ISA_RED_IMAX_U: return x > y ? x : y;
+   case ISA_RED_AND: return x & y;
+   case ISA_RED_OR: return x | y;
+   case ISA_RED_XOR: return x ^ y;
+   case ISA_RED_FADD: return u32(f32(x) + f32(y));
+   case ISA_RED_FMUL: return u32(f32(x) * f32(y));
+   case ISA_RED_FMIN: return u32(fminf(f32(x), f32(y)));
+   case ISA_RED_FMAX: return u32(fmaxf(f32(x), f32(y)));
+   default: return x;
+   }
+}
+
+/* ---- the interpreter ------------------------------------------------------------- */
+
+#define IN (&ip->in)
+#define NEXT                                                                    \
+   do {                                                                         \
+      ip++;                                                                     \
+      goto *ip->handler;                                                        \
+   } while (0)
+#define GOTO(target)                                                            \
+   do {                                                                         \
+      ip = code + (target);                                                     \
+      goto *ip->handler;                                                        \
+   } while (0)
+#define PC ((uint32_t)(ip - code))
+/* A backward jump spends budget: when it runs out the warp yields, so the
+ * scheduler can check the watchdog and a lost device. */
+#define BACK_EDGE(target)                                                       \
+   do {                                                                         \
+      if (--cta->budget == 0) {                                                 \
+         wp->pc = (target);                                                     \
+         return HW_RUN_YIELD;                                                   \
+      }                                                                         \
+      GOTO(target);                                                             \
+   } while (0)
+
+#define ALU1(NAME, EXPR)                                                        \
+   L_##NAME : {                                                                 \
+      uint32_t ta[W], r[W];                                                     \
+      const uint32_t *A = src(wp, IN, IN->a, ta);                               \
+      LANES {                                                                   \
+         uint32_t a = A[l];                                                     \
+         r[l] = (EXPR);                                                         \
+      }                                                                         \
+      write(wp, IN->dst, r);                                                    \
+      NEXT;                                                                     \
+   }
+#define ALU2(NAME, EXPR)                                                        \
+   L_##NAME : {                                                                 \
+      uint32_t ta[W], tb[W], r[W];                                              \
+      const uint32_t *A = src(wp, IN, IN->a, ta), *B = src(wp, IN, IN->b, tb);  \
+      LANES {                                                                   \
+         uint32_t a = A[l], b = B[l];                                           \
+         r[l] = (EXPR);                                                         \
+      }                                                                         \
+      write(wp, IN->dst, r);                                                    \
+      NEXT;                                                                     \
+   }
+#define ALU3(NAME, EXPR)                                                        \
+   L_##NAME : {                                                                 \
+      uint32_t ta[W], tb[W], tc[W], r[W];                                       \
+      const uint32_t *A = src(wp, IN, IN->a, ta), *B = src(wp, IN, IN->b, tb);  \
+      const uint32_t *C = src(wp, IN, IN->c, tc);                               \
+      LANES {                                                                   \
+         uint32_t a = A[l], b = B[l], c = C[l];                                 \
+         r[l] = (EXPR);                                                         \
+      }                                                                         \
+      write(wp, IN->dst, r);                                                    \
+      NEXT;                                                                     \
+   }
+#define ALU64(NAME, EXPR)                                                       \
+   L_##NAME : {                                                                 \
+      uint64_t A[W], B[W], r[W];                                                \
+      src64(wp, IN, IN->a, A);                                                  \
+      src64(wp, IN, IN->b, B);                                                  \
+      LANES {                                                                   \
+         uint64_t a = A[l], b = B[l];                                           \
+         r[l] = (EXPR);                                                         \
+      }                                                                         \
+      write64(wp, IN->dst, r);                                                  \
+      NEXT;                                                                     \
+   }
+/* 64-bit shifts take a 32-bit count in b. */
+#define SHIFT64(NAME, EXPR)                                                     \
+   L_##NAME : {                                                                 \
+      uint64_t A[W], r[W];                                                      \
+      uint32_t tb[W];                                                           \
+      src64(wp, IN, IN->a, A);                                                  \
+      const uint32_t *B = src(wp, IN, IN->b, tb);                               \
+      LANES {                                                                   \
+         uint64_t a = A[l];                                                     \
+         uint32_t b = B[l] & 63;                                                \
+         r[l] = (EXPR);                                                         \
+      }                                                                         \
+      write64(wp, IN->dst, r);                                                  \
+      NEXT;                                                                     \
+   }
+
+enum hw_run_status INTERP(struct hw_cta *cta, struct hw_warp *wp, const void **labels)
+{
+   static const void *const table[ISA_OP_COUNT] = {
+#define ISA_LABEL(name, cls, n) [ISA_OP_##name] = &&L_##name,
+      ISA_OPCODES(ISA_LABEL)
+#undef ISA_LABEL
+   };
+   if (!cta) {
+      memcpy(labels, table, sizeof(table));
+      return HW_RUN_EXIT;
+   }
+   const struct hw_dinst *code = cta->prog->code;
+   const struct hw_dinst *ip = code + wp->pc;
+   goto *ip->handler;
+
+L_NOP:
+   NEXT;
+   ALU1(MOV, a)
+   ALU3(SEL, a ? b : c)
+
+   ALU2(IADD, a + b)
+   ALU2(ISUB, a - b)
+   ALU2(IMUL, a * b)
+   ALU2(IMULHI_S, (uint32_t)((uint64_t)((int64_t)(int32_t)a * (int64_t)(int32_t)b) >> 32))
+   ALU2(IMULHI_U, (uint32_t)(((uint64_t)a * b) >> 32))
+   ALU2(IDIV_S, sdiv(a, b))
+   ALU2(IDIV_U, b ? a / b : UINT32_MAX)
+   ALU2(IREM_S, srem(a, b))
+   ALU2(IREM_U, b ? a % b : a)
+   ALU2(IMOD_S, smod(a, b))
+   ALU1(INEG, 0u - a)
+   ALU1(IABS, (int32_t)a < 0 ? 0u - a : a)
+   ALU2(IMIN_S, (int32_t)a < (int32_t)b ? a : b)
+   ALU2(IMIN_U, a < b ? a : b)
+   ALU2(IMAX_S, (int32_t)a > (int32_t)b ? a : b)
+   ALU2(IMAX_U, a > b ? a : b)
+   ALU3(IMAD, a * b + c)
+   ALU2(ICMP, icmp(IN->mod, a, b))
+
+   ALU2(AND, a & b)
+   ALU2(OR, a | b)
+   ALU2(XOR, a ^ b)
+   ALU1(NOT, ~a)
+   ALU2(SHL, a << (b & 31))
+   ALU2(SHR_U, a >> (b & 31))
+   ALU2(SHR_S, (uint32_t)((int32_t)a >> (b & 31)))
+   ALU3(BFE_U, bfe_u(a, b, c))
+   ALU3(BFE_S, bfe_s(a, b, c))
+   ALU3(BFI, bfi(a, b, c))
+   ALU1(BITREV, bitrev(a))
+   ALU1(POPC, (uint32_t)__builtin_popcount(a))
+   ALU1(FINDLSB, a ? (uint32_t)__builtin_ctz(a) : UINT32_MAX)
+   ALU1(FINDMSB_U, a ? 31u - (uint32_t)__builtin_clz(a) : UINT32_MAX)
+   ALU1(FINDMSB_S, findmsb_s(a))
+
+   ALU2(FADD, u32(f32(a) + f32(b)))
+   ALU2(FSUB, u32(f32(a) - f32(b)))
+   ALU2(FMUL, u32(f32(a) * f32(b)))
+   ALU3(FFMA, u32(fmaf(f32(a), f32(b), f32(c))))
+   ALU2(FDIV, u32(f32(a) / f32(b)))
+   ALU2(FMIN, u32(fminf(f32(a), f32(b))))
+   ALU2(FMAX, u32(fmaxf(f32(a), f32(b))))
+   ALU1(FNEG, a ^ 0x80000000u)
+   ALU1(FABS, a & 0x7fffffffu)
+   ALU1(FFLOOR, u32(floorf(f32(a))))
+   ALU1(FCEIL, u32(ceilf(f32(a))))
+   ALU1(FTRUNC, u32(truncf(f32(a))))
+   ALU1(FRINT, u32(nearbyintf(f32(a))))
+   ALU1(FROUND, u32(roundf(f32(a))))
+   ALU1(FFRACT, u32(f32(a) - floorf(f32(a))))
+   ALU1(FSQRT, u32(sqrtf(f32(a))))
+   ALU1(FRSQ, u32(1.0f / sqrtf(f32(a))))
+   ALU1(FSIGN, u32(fsign(f32(a))))
+   ALU1(FMATH1, u32(fmath1(IN->mod, f32(a))))
+   ALU2(FMATH2, u32(fmath2(IN->mod, f32(a), b)))
+   ALU2(FCMP, fcmp(IN->mod, f32(a), f32(b)))
+
+   ALU1(F2I_S, f2i_s(f32(a)))
+   ALU1(F2I_U, f2i_u(f32(a)))
+   ALU1(I2F_S, u32((float)(int32_t)a))
+   ALU1(I2F_U, u32((float)a))
+
+   ALU64(IADD64, a + b)
+   ALU64(ISUB64, a - b)
+   ALU64(IMUL64, a * b)
+   SHIFT64(SHL64, a << b)
+   SHIFT64(SHR64_U, a >> b)
+   SHIFT64(SHR64_S, (uint64_t)((int64_t)a >> b))
+L_ICMP64: {
+      uint64_t A[W], B[W];
+      uint32_t r[W];
+      src64(wp, IN, IN->a, A);
+      src64(wp, IN, IN->b, B);
+      LANES r[l] = icmp64(IN->mod, A[l], B[l]);
+      write(wp, IN->dst, r);
+      NEXT;
+   }
+L_SEXT64:
+L_ZEXT64: {
+      uint32_t ta[W];
+      uint64_t r[W];
+      const uint32_t *A = src(wp, IN, IN->a, ta);
+      if (IN->op == ISA_OP_SEXT64)
+         LANES r[l] = (uint64_t)(int64_t)(int32_t)A[l];
+      else
+         LANES r[l] = A[l];
+      write64(wp, IN->dst, r);
+      NEXT;
+   }
+L_MOV64: {
+      uint64_t A[W];
+      src64(wp, IN, IN->a, A);
+      write64(wp, IN->dst, A);
+      NEXT;
+   }
+
+L_S2R: {
+      uint32_t r[W];
+      const struct hw_launch_params *p = cta->params;
+      uint32_t sx = p->size[0], sy = p->size[1];
+      switch (IN->mod) {
+      case ISA_SR_LANE_ID: LANES r[l] = l; break;
+      case ISA_SR_LOCAL_INDEX: LANES r[l] = wp->index * W + l; break;
+      case ISA_SR_LOCAL_ID_X: LANES r[l] = (wp->index * W + l) % sx; break;
+      case ISA_SR_LOCAL_ID_Y: LANES r[l] = (wp->index * W + l) / sx % sy; break;
+      case ISA_SR_LOCAL_ID_Z: LANES r[l] = (wp->index * W + l) / (sx * sy); break;
+      default: {
+         uint32_t x = 0;
+         switch (IN->mod) {
+         case ISA_SR_WARP_ID: x = wp->index; break;
+         case ISA_SR_WARP_COUNT: x = cta->warp_count; break;
+         case ISA_SR_WARP_WIDTH: x = W; break;
+         case ISA_SR_GROUP_ID_X: x = cta->group[0]; break;
+         case ISA_SR_GROUP_ID_Y: x = cta->group[1]; break;
+         case ISA_SR_GROUP_ID_Z: x = cta->group[2]; break;
+         case ISA_SR_NUM_GROUPS_X: x = p->grid[0]; break;
+         case ISA_SR_NUM_GROUPS_Y: x = p->grid[1]; break;
+         case ISA_SR_NUM_GROUPS_Z: x = p->grid[2]; break;
+         case ISA_SR_GROUP_SIZE_X: x = p->size[0]; break;
+         case ISA_SR_GROUP_SIZE_Y: x = p->size[1]; break;
+         case ISA_SR_GROUP_SIZE_Z: x = p->size[2]; break;
+         case ISA_SR_ROOT_LO: x = (uint32_t)p->root_va; break;
+         case ISA_SR_ROOT_HI: x = (uint32_t)(p->root_va >> 32); break;
+         default: return fault(cta, wp, PC, -1, "illegal instruction: special register %u",
+                               IN->mod);
+         }
+         LANES r[l] = x;
+      }
+      }
+      write(wp, IN->dst, r);
+      NEXT;
+   }
+
+   /* ---- memory ---- */
+L_LDG: {
+      uint32_t n = ISA_MEM_WIDTH(IN->mod);
+      uint32_t i = isa_opnd_index(IN->dst);
+      for (uint64_t m = wp->exec; m; m &= m - 1) {
+         uint32_t l = first_lane(m);
+         uint64_t addr = lane_addr64(wp, IN, l);
+         uint32_t *p = global_ptr(cta, addr, 4 * n);
+         if (!p)
+            return fault(cta, wp, PC, (int)l, "global load of %u bytes at 0x%llx: %s", 4 * n,
+                         (unsigned long long)addr, addr & 3 ? "misaligned" : "invalid address");
+         for (uint32_t k = 0; k < n; k++)
+            wp->v[(i + k) * W + l] = atomic_load_explicit((atomic_u32 *)(p + k),
+                                                          memory_order_relaxed);
+      }
+      NEXT;
+   }
+L_STG: {
+      uint32_t n = ISA_MEM_WIDTH(IN->mod);
+      uint32_t i = isa_opnd_index(IN->b);
+      bool uniform = isa_opnd_kind(IN->b) == ISA_OPND_UREG;
+      for (uint64_t m = wp->exec; m; m &= m - 1) {
+         uint32_t l = first_lane(m);
+         uint64_t addr = lane_addr64(wp, IN, l);
+         uint32_t *p = global_ptr(cta, addr, 4 * n);
+         if (!p)
+            return fault(cta, wp, PC, (int)l, "global store of %u bytes at 0x%llx: %s", 4 * n,
+                         (unsigned long long)addr, addr & 3 ? "misaligned" : "invalid address");
+         for (uint32_t k = 0; k < n; k++) {
+            uint32_t v = uniform ? wp->u[i + k] : wp->v[(i + k) * W + l];
+            atomic_store_explicit((atomic_u32 *)(p + k), v, memory_order_relaxed);
+         }
+      }
+      NEXT;
+   }
+L_LDS:
+L_LDP: {
+      bool shared = IN->op == ISA_OP_LDS;
+      uint32_t n = ISA_MEM_WIDTH(IN->mod);
+      uint32_t i = isa_opnd_index(IN->dst);
+      for (uint64_t m = wp->exec; m; m &= m - 1) {
+         uint32_t l = first_lane(m);
+         uint32_t addr = lane_addr32(wp, IN, l);
+         uint8_t *p = local_ptr(cta, wp, shared, addr, 4 * n, l);
+         if (!p)
+            return fault(cta, wp, PC, (int)l, "%s load of %u bytes at %u: %s",
+                         shared ? "shared" : "private", 4 * n, addr,
+                         addr & 3 ? "misaligned" : "out of range");
+         for (uint32_t k = 0; k < n; k++)
+            memcpy(&wp->v[(i + k) * W + l], p + 4 * k, 4);
+      }
+      NEXT;
+   }
+L_STS:
+L_STP: {
+      bool shared = IN->op == ISA_OP_STS;
+      uint32_t n = ISA_MEM_WIDTH(IN->mod);
+      uint32_t i = isa_opnd_index(IN->b);
+      for (uint64_t m = wp->exec; m; m &= m - 1) {
+         uint32_t l = first_lane(m);
+         uint32_t addr = lane_addr32(wp, IN, l);
+         uint8_t *p = local_ptr(cta, wp, shared, addr, 4 * n, l);
+         if (!p)
+            return fault(cta, wp, PC, (int)l, "%s store of %u bytes at %u: %s",
+                         shared ? "shared" : "private", 4 * n, addr,
+                         addr & 3 ? "misaligned" : "out of range");
+         for (uint32_t k = 0; k < n; k++) {
+            uint32_t v = isa_opnd_kind(IN->b) == ISA_OPND_VREG ? wp->v[(i + k) * W + l]
+                                                                : wp->u[i + k];
+            memcpy(p + 4 * k, &v, 4);
+         }
+      }
+      NEXT;
+   }
+L_LDR: {
+      uint32_t n = ISA_MEM_WIDTH(IN->mod);
+      uint64_t addr = cta->params->root_va + IN->imm;
+      uint32_t *p = global_ptr(cta, addr, 4 * n);
+      if (!p)
+         return fault(cta, wp, PC, -1, "root table read of %u bytes at 0x%llx: invalid address",
+                      4 * n, (unsigned long long)addr);
+      uint32_t i = isa_opnd_index(IN->dst);
+      for (uint32_t k = 0; k < n; k++) {
+         uint32_t v = atomic_load_explicit((atomic_u32 *)(p + k), memory_order_relaxed);
+         if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {
+            wp->u[i + k] = v;
+         } else {
+            uint32_t r[W];
+            LANES r[l] = v;
+            write_v(wp, i + k, r);
+         }
+      }
+      NEXT;
+   }
+L_ATOMG:
+L_ATOMS: {
+      bool global = IN->op == ISA_OP_ATOMG;
+      bool wide = IN->mod & ISA_ATOM_64;
+      uint32_t op = ISA_ATOM_OP(IN->mod), bytes = wide ? 8 : 4;
+      uint32_t d = isa_opnd_index(IN->dst);
+      uint64_t val[W];
+      if (wide) {
+         src64(wp, IN, IN->b, val);
+      } else {
+         uint32_t tb[W];
+         const uint32_t *B = src(wp, IN, IN->b, tb);
+         LANES val[l] = B[l];
+      }
+      /* Lanes of a warp that hit one address are serialized in lane order. */
+      for (uint64_t m = wp->exec; m; m &= m - 1) {
+         uint32_t l = first_lane(m);
+         void *p;
+         uint64_t addr;
+         if (global) {
+            addr = lane_addr64(wp, IN, l);
+            p = (addr & (bytes - 1)) ? NULL : hw_mem_check(cta->mem, addr, bytes);
+         } else {
+            addr = lane_addr32(wp, IN, l);
+            p = (addr & (bytes - 1)) ? NULL : local_ptr(cta, wp, true, (uint32_t)addr, bytes, l);
+         }
+         if (!p)
+            return fault(cta, wp, PC, (int)l, "%s atomic at 0x%llx: %s",
+                         global ? "global" : "shared", (unsigned long long)addr,
+                         addr & (bytes - 1) ? "misaligned" : "invalid address");
+         uint64_t old = wide ? atomic_op64(op, p, val[l])
+                             : atomic_op32(op, p, (uint32_t)val[l]);
+         if (isa_opnd_kind(IN->dst) == ISA_OPND_VREG) {
+            wp->v[d * W + l] = (uint32_t)old;
+            if (wide)
+               wp->v[(d + 1) * W + l] = (uint32_t)(old >> 32);
+         }
+      }
+      NEXT;
+   }
+L_CASG:
+L_CASS: {
+      bool global = IN->op == ISA_OP_CASG;
+      bool wide = IN->mod & ISA_ATOM_64;
+      uint32_t bytes = wide ? 8 : 4;
+      uint32_t d = isa_opnd_index(IN->dst);
+      uint64_t cmp[W], val[W];
+      if (wide) {
+         src64(wp, IN, IN->b, cmp);
+         src64(wp, IN, IN->c, val);
+      } else {
+         uint32_t tb[W], tc[W];
+         const uint32_t *B = src(wp, IN, IN->b, tb), *C = src(wp, IN, IN->c, tc);
+         LANES {
+            cmp[l] = B[l];
+            val[l] = C[l];
+         }
+      }
+      for (uint64_t m = wp->exec; m; m &= m - 1) {
+         uint32_t l = first_lane(m);
+         void *p;
+         uint64_t addr;
+         if (global) {
+            addr = lane_addr64(wp, IN, l);
+            p = (addr & (bytes - 1)) ? NULL : hw_mem_check(cta->mem, addr, bytes);
+         } else {
+            addr = lane_addr32(wp, IN, l);
+            p = (addr & (bytes - 1)) ? NULL : local_ptr(cta, wp, true, (uint32_t)addr, bytes, l);
+         }
+         if (!p)
+            return fault(cta, wp, PC, (int)l, "%s compare-exchange at 0x%llx: %s",
+                         global ? "global" : "shared", (unsigned long long)addr,
+                         addr & (bytes - 1) ? "misaligned" : "invalid address");
+         uint64_t old;
+         if (wide) {
+            old = cmp[l];
+            atomic_compare_exchange_strong((atomic_u64 *)p, &old, val[l]);
+         } else {
+            uint32_t o32 = (uint32_t)cmp[l];
+            atomic_compare_exchange_strong((atomic_u32 *)p, &o32, (uint32_t)val[l]);
+            old = o32;
+         }
+         if (isa_opnd_kind(IN->dst) == ISA_OPND_VREG) {
+            wp->v[d * W + l] = (uint32_t)old;
+            if (wide)
+               wp->v[(d + 1) * W + l] = (uint32_t)(old >> 32);
+         }
+      }
+      NEXT;
+   }
+L_MEMBAR:
+   atomic_thread_fence(memory_order_seq_cst);
+   NEXT;
+L_BAR:
+   /* Every live lane must reach the barrier together. */
+   if (wp->exec != wp->alive)
+      return fault(cta, wp, PC, (int)first_lane(wp->alive & ~wp->exec),
+                   "barrier reached by part of a live warp (exec 0x%llx, live 0x%llx)",
+                   (unsigned long long)wp->exec, (unsigned long long)wp->alive);
+   wp->barrier_pc = PC;
+   wp->pc = PC + 1;
+   return HW_RUN_BARRIER;
+
+   /* ---- structured control flow ---- */
+L_IF: {
+      uint32_t ta[W];
+      uint64_t m = lane_bits(src(wp, IN, IN->a, ta));
+      if (wp->sp == cta->prog->header.stack_depth)
+         return fault(cta, wp, PC, -1, "mask stack overflow (depth %u)", wp->sp);
+      wp->stack[wp->sp++] = (struct hw_mask_entry){.saved = wp->exec,
+                                                    .other = wp->exec & ~m,
+                                                    .kind = HW_MASK_IF};
+      set_exec(wp, wp->exec & m);
+      if (!wp->exec)
+         GOTO(IN->imm);
+      NEXT;
+   }
+L_ELSE: {
+      if (wp->sp == 0)
+         return fault(cta, wp, PC, -1, "ELSE with an empty mask stack");
+      struct hw_mask_entry *e = &wp->stack[wp->sp - 1];
+      set_exec(wp, e->other & wp->alive);
+      e->other = 0;
+      if (!wp->exec)
+         GOTO(IN->imm);
+      NEXT;
+   }
+L_ENDIF:
+   if (wp->sp == 0)
+      return fault(cta, wp, PC, -1, "ENDIF with an empty mask stack");
+   wp->sp--;
+   set_exec(wp, wp->stack[wp->sp].saved & wp->alive);
+   NEXT;
+L_LOOP:
+   if (wp->sp == cta->prog->header.stack_depth)
+      return fault(cta, wp, PC, -1, "mask stack overflow (depth %u)", wp->sp);
+   wp->stack[wp->sp++] = (struct hw_mask_entry){.saved = wp->exec, .kind = HW_MASK_LOOP};
+   NEXT;
+L_BRK:
+L_CONT: {
+      uint32_t ta[W];
+      uint64_t m = lane_bits(src(wp, IN, IN->a, ta)) & wp->exec;
+      struct hw_mask_entry *loop = innermost_loop(wp);
+      if (!loop)
+         return fault(cta, wp, PC, -1, "%s outside a loop",
+                      IN->op == ISA_OP_BRK ? "BRK" : "CONT");
+      if (IN->op == ISA_OP_BRK)
+         loop->other |= m;
+      else
+         loop->cont |= m;
+      forget_lanes_above(wp, loop, m);
+      set_exec(wp, wp->exec & ~m);
+      if (!wp->exec)
+         GOTO(IN->imm);
+      NEXT;
+   }
+L_CONTJOIN: {
+      if (wp->sp == 0 || wp->stack[wp->sp - 1].kind != HW_MASK_LOOP)
+         return fault(cta, wp, PC, -1, "CONTJOIN outside a loop");
+      struct hw_mask_entry *loop = &wp->stack[wp->sp - 1];
+      set_exec(wp, (wp->exec | loop->cont) & wp->alive);
+      loop->cont = 0;
+      if (!wp->exec)
+         GOTO(IN->imm);
+      NEXT;
+   }
+L_ENDLOOP: {
+      if (wp->sp == 0 || wp->stack[wp->sp - 1].kind != HW_MASK_LOOP)
+         return fault(cta, wp, PC, -1, "ENDLOOP outside a loop");
+      struct hw_mask_entry *loop = &wp->stack[wp->sp - 1];
+      if (wp->exec)
+         BACK_EDGE(IN->imm);
+      set_exec(wp, loop->other & wp->alive);
+      wp->sp--;
+      NEXT;
+   }
+L_RET: {
+      uint32_t ta[W];
+      uint64_t m = lane_bits(src(wp, IN, IN->a, ta)) & wp->exec;
+      wp->alive &= ~m;
+      set_exec(wp, wp->exec & ~m);
+      if (!wp->alive) {
+         wp->state = HW_WARP_EXITED;
+         return HW_RUN_EXIT;
+      }
+      if (!wp->exec)
+         GOTO(IN->imm);
+      NEXT;
+   }
+L_JMP:
+   if (IN->imm <= PC)
+      BACK_EDGE(IN->imm);
+   GOTO(IN->imm);
+L_BRA_U:
+   if (scalar(wp, IN, IN->a)) {
+      if (IN->imm <= PC)
+         BACK_EDGE(IN->imm);
+      GOTO(IN->imm);
+   }
+   NEXT;
+L_EXIT:
+   wp->state = HW_WARP_EXITED;
+   wp->pc = PC;
+   return HW_RUN_EXIT;
+
+   /* ---- subgroup operations over the active lanes ---- */
+L_VOTE: {
+      uint32_t ta[W], r[W];
+      const uint32_t *A = src(wp, IN, IN->a, ta);
+      uint64_t bits = lane_bits(A) & wp->exec;
+      uint32_t v;
+      if (IN->mod == ISA_VOTE_ALL) {
+         v = bits == wp->exec;
+      } else if (IN->mod == ISA_VOTE_ANY) {
+         v = bits != 0;
+      } else {
+         v = 1;
+         uint32_t first = A[wp->exec ? first_lane(wp->exec) : 0];
+         for (uint64_t m = wp->exec; m; m &= m - 1)
+            v &= A[first_lane(m)] == first;
+      }
+      LANES r[l] = v;
+      write(wp, IN->dst, r);
+      NEXT;
+   }
+L_BALLOT: {
+      uint32_t ta[W];
+      uint64_t bits = lane_bits(src(wp, IN, IN->a, ta)) & wp->exec;
+      uint64_t r[W];
+      LANES r[l] = bits;
+      write64(wp, IN->dst, r);
+      NEXT;
+   }
+L_BCAST: {
+      uint32_t ta[W], r[W];
+      const uint32_t *A = src(wp, IN, IN->a, ta);
+      uint32_t v = A[scalar(wp, IN, IN->b) & (W - 1)];
+      LANES r[l] = v;
+      write(wp, IN->dst, r);
+      NEXT;
+   }
+L_SHFL: {
+      uint32_t ta[W], tb[W], r[W];
+      const uint32_t *A = src(wp, IN, IN->a, ta), *B = src(wp, IN, IN->b, tb);
+      LANES {
+         uint32_t from;
+         switch (IN->mod) {
+         case ISA_SHFL_XOR: from = l ^ B[l]; break;
+         case ISA_SHFL_UP: from = l - B[l]; break;
+         case ISA_SHFL_DOWN: from = l + B[l]; break;
+         default: from = B[l]; break;
+         }
+         /* A lane outside the warp reads its own value. */
+         r[l] = from < W ? A[from] : A[l];
+      }
+      write(wp, IN->dst, r);
+      NEXT;
+   }
+L_REDUCE: {
+      uint32_t ta[W], r[W];
+      const uint32_t *A = src(wp, IN, IN->a, ta);
+      uint32_t op = IN->mod & 0xffu, acc = red_identity(op);
+      for (uint64_t m = wp->exec; m; m &= m - 1)
+         acc = red_apply(op, acc, A[first_lane(m)]);
+      LANES r[l] = acc;
+      write(wp, IN->dst, r);
+      NEXT;
+   }
+L_SCAN: {
+      uint32_t ta[W], r[W];
+      const uint32_t *A = src(wp, IN, IN->a, ta);
+      uint32_t op = IN->mod & 0xffu, acc = red_identity(op);
+      bool exclusive = IN->mod & ISA_SCAN_EXCLUSIVE;
+      LANES r[l] = acc;
+      for (uint64_t m = wp->exec; m; m &= m - 1) {
+         uint32_t l = first_lane(m);
+         uint32_t next = red_apply(op, acc, A[l]);
+         r[l] = exclusive ? acc : next;
+         acc = next;
+      }
+      write(wp, IN->dst, r);
+      NEXT;
+   }
+L_ELECT: {
+      uint32_t r[W];
+      uint32_t f = wp->exec ? first_lane(wp->exec) : W;
+      LANES r[l] = l == f;
+      write(wp, IN->dst, r);
+      NEXT;
+   }
+
+L_DADD:
+L_DMUL:
+L_DFMA:
+L_HADD:
+L_HMUL:
+L_BADD:
+   return fault(cta, wp, PC, -1, "illegal instruction: %s is a reserved encoding",
+                isa_op_info[IN->op].name);
+}

@@ -1,0 +1,420 @@
+/* The ISA's tables, program validation, and its text form (assembler and
+ * disassembler share the names below, so text always round-trips). */
+#include "hw_isa.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const struct isa_op_info isa_op_info[ISA_OP_COUNT] = {
+#define ISA_INFO(name, cls, n) [ISA_OP_##name] = {#name, ISA_CLASS_##cls, n},
+   ISA_OPCODES(ISA_INFO)
+#undef ISA_INFO
+};
+
+static const char *const icmp_names[ISA_ICMP_COUNT] = {
+   "eq", "ne", "lt_s", "le_s", "gt_s", "ge_s", "lt_u", "le_u", "gt_u", "ge_u"};
+static const char *const fcmp_names[ISA_FCMP_COUNT] = {
+   "oeq", "one", "olt", "ole", "ogt", "oge", "ueq", "une", "ult", "ule", "ugt", "uge",
+   "ord", "uno", "isnan", "isinf"};
+static const char *const fmath_names[ISA_FM_COUNT] = {
+   "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
+   "atanh", "exp", "exp2", "log", "log2", "rcp", "atan2", "pow", "fmod", "ldexp"};
+static const char *const sreg_names[ISA_SR_COUNT] = {
+   "lane_id", "local_id_x", "local_id_y", "local_id_z", "local_index", "warp_id",
+   "warp_count", "warp_width", "group_id_x", "group_id_y", "group_id_z", "num_groups_x",
+   "num_groups_y", "num_groups_z", "group_size_x", "group_size_y", "group_size_z",
+   "root_lo", "root_hi"};
+static const char *const atomic_names[ISA_ATOM_COUNT] = {
+   "add", "min_s", "min_u", "max_s", "max_u", "and", "or", "xor", "xchg"};
+static const char *const vote_names[] = {"all", "any", "eq"};
+static const char *const shfl_names[] = {"idx", "xor", "up", "down"};
+static const char *const reduce_names[ISA_RED_COUNT] = {
+   "iadd", "imul", "imin_s", "imin_u", "imax_s", "imax_u", "and", "or", "xor",
+   "fadd", "fmul", "fmin", "fmax"};
+
+/* The named values an opcode's modifier takes, if any. */
+struct mod_names {
+   const char *const *names;
+   uint32_t count;
+};
+
+static struct mod_names mod_names_of(enum isa_op op)
+{
+#define N(arr) (struct mod_names){arr, sizeof(arr) / sizeof(arr[0])}
+   switch (op) {
+   case ISA_OP_ICMP: case ISA_OP_ICMP64: return N(icmp_names);
+   case ISA_OP_FCMP: return N(fcmp_names);
+   case ISA_OP_FMATH1: case ISA_OP_FMATH2: return N(fmath_names);
+   case ISA_OP_S2R: return N(sreg_names);
+   case ISA_OP_ATOMG: case ISA_OP_ATOMS: return N(atomic_names);
+   case ISA_OP_VOTE: return N(vote_names);
+   case ISA_OP_SHFL: return N(shfl_names);
+   case ISA_OP_REDUCE: case ISA_OP_SCAN: return N(reduce_names);
+   default: return (struct mod_names){NULL, 0};
+   }
+#undef N
+}
+
+static bool is_memory(enum isa_op op)
+{
+   return isa_op_info[op].cls == ISA_CLASS_MEM;
+}
+
+static bool is_flow(enum isa_op op)
+{
+   return isa_op_info[op].cls == ISA_CLASS_FLOW;
+}
+
+/* ---- disassembly --------------------------------------------------------------- */
+
+static size_t put(char *buf, size_t size, size_t used, const char *fmt, ...)
+   __attribute__((format(printf, 4, 5)));
+
+static size_t put(char *buf, size_t size, size_t used, const char *fmt, ...)
+{
+   if (used >= size)
+      return used;
+   va_list ap;
+   va_start(ap, fmt);
+   int n = vsnprintf(buf + used, size - used, fmt, ap);
+   va_end(ap);
+   return n < 0 ? used : (used + (size_t)n < size ? used + (size_t)n : size - 1);
+}
+
+/* The modifier as ".name" suffixes; unnamed values as ".modN". */
+static size_t put_mod(char *buf, size_t size, size_t used, const struct isa_inst *in)
+{
+   enum isa_op op = (enum isa_op)in->op;
+   uint32_t mod = in->mod;
+   if (is_memory(op)) {
+      uint32_t w = ISA_MEM_WIDTH(mod);
+      if (w == 1 || w == 2 || w == 4) {
+         used = put(buf, size, used, ".b%u", 32 * w);
+         mod &= ~7u;
+      }
+      if (mod & ISA_MEM_UNIFORM_ADDR) {
+         used = put(buf, size, used, ".uaddr");
+         mod &= ~ISA_MEM_UNIFORM_ADDR;
+      }
+   } else {
+      uint32_t flag_mask = (op == ISA_OP_SCAN) ? ISA_SCAN_EXCLUSIVE
+                           : (op == ISA_OP_ATOMG || op == ISA_OP_ATOMS || op == ISA_OP_CASG ||
+                              op == ISA_OP_CASS) ? ISA_ATOM_64 : 0;
+      struct mod_names mn = mod_names_of(op);
+      uint32_t value = mod & ~flag_mask & 0xffu;
+      if (mn.names && value < mn.count && (mod & ~flag_mask) == value) {
+         used = put(buf, size, used, ".%s", mn.names[value]);
+         mod &= flag_mask;
+      }
+      if (mod & flag_mask) {
+         used = put(buf, size, used, flag_mask == ISA_SCAN_EXCLUSIVE ? ".excl" : ".64");
+         mod &= ~flag_mask;
+      }
+   }
+   if (mod)
+      used = put(buf, size, used, ".mod%u", mod);
+   return used;
+}
+
+static size_t put_operand(char *buf, size_t size, size_t used, uint16_t o, uint32_t imm)
+{
+   switch (isa_opnd_kind(o)) {
+   case ISA_OPND_VREG: return put(buf, size, used, "v%u", isa_opnd_index(o));
+   case ISA_OPND_UREG: return put(buf, size, used, "u%u", isa_opnd_index(o));
+   case ISA_OPND_IMM:
+      return isa_opnd_index(o) ? put(buf, size, used, "#%u:%u", imm, isa_opnd_index(o))
+                               : put(buf, size, used, "#%u", imm);
+   default:
+      return isa_opnd_index(o) ? put(buf, size, used, "_%u", isa_opnd_index(o))
+                               : put(buf, size, used, "_");
+   }
+}
+
+void isa_disassemble(const struct isa_inst *in, char *buf, size_t size)
+{
+   if (in->op >= ISA_OP_COUNT) {
+      snprintf(buf, size, ".word %u, %u, %u, %u, %u, %u, %u", in->op, in->dst, in->a, in->b,
+               in->c, in->mod, in->imm);
+      return;
+   }
+   enum isa_op op = (enum isa_op)in->op;
+   size_t used = 0;
+   for (const char *n = isa_op_info[op].name; *n && used + 1 < size; n++)
+      buf[used++] = (char)tolower((unsigned char)*n);
+   buf[used] = '\0';
+   used = put_mod(buf, size, used, in);
+   const uint16_t ops[4] = {in->dst, in->a, in->b, in->c};
+   int last = 3;
+   while (last >= 0 && ops[last] == ISA_NONE)
+      last--;
+   bool imm_used = false;
+   for (int i = 0; i <= last; i++) {
+      used = put(buf, size, used, i ? ", " : " ");
+      used = put_operand(buf, size, used, ops[i], in->imm);
+      imm_used |= isa_opnd_kind(ops[i]) == ISA_OPND_IMM;
+   }
+   if (in->imm && !imm_used) {
+      if (is_flow(op))
+         used = put(buf, size, used, " @%u", in->imm);
+      else if (is_memory(op))
+         used = put(buf, size, used, " %+d", (int32_t)in->imm);
+      else
+         put(buf, size, used, " imm=%u", in->imm);
+   }
+}
+
+/* ---- assembly --------------------------------------------------------------------- */
+
+static bool fail(char *err, size_t size, const char *fmt, const char *what)
+{
+   snprintf(err, size, fmt, what);
+   return false;
+}
+
+static bool parse_u32(const char *s, uint32_t *out)
+{
+   char *end;
+   errno = 0;
+   long long v = strtoll(s, &end, 0);
+   if (end == s || *end || v < INT32_MIN || v > UINT32_MAX)
+      return false;
+   *out = (uint32_t)v;
+   return true;
+}
+
+static bool parse_operand(const char *t, uint16_t *o, uint32_t *imm, bool *has_imm)
+{
+   uint32_t n;
+   if ((t[0] == 'v' || t[0] == 'u') && parse_u32(t + 1, &n) && n < 0x4000) {
+      *o = t[0] == 'v' ? ISA_V(n) : ISA_U(n);
+      return true;
+   }
+   if (t[0] == '_') {
+      n = 0;
+      if (t[1] && (t[1] != ':' && !parse_u32(t + 1, &n)))
+         return false;
+      *o = (uint16_t)(ISA_NONE | (n & 0x3fff));
+      return true;
+   }
+   if (t[0] == '#') {
+      char copy[64];
+      snprintf(copy, sizeof(copy), "%s", t + 1);
+      char *colon = strchr(copy, ':');
+      uint32_t extra = 0;
+      if (colon) {
+         *colon = '\0';
+         if (!parse_u32(colon + 1, &extra) || extra >= 0x4000)
+            return false;
+      }
+      if (!parse_u32(copy, imm))
+         return false;
+      *has_imm = true;
+      *o = (uint16_t)(ISA_IMM | extra);
+      return true;
+   }
+   return false;
+}
+
+static int find_name(const char *const *names, uint32_t count, const char *s)
+{
+   for (uint32_t i = 0; i < count; i++) {
+      if (strcasecmp(names[i], s) == 0)
+         return (int)i;
+   }
+   return -1;
+}
+
+static bool parse_mod_token(enum isa_op op, const char *t, uint16_t *mod)
+{
+   uint32_t n;
+   if (strncasecmp(t, "mod", 3) == 0 && parse_u32(t + 3, &n) && n <= 0xffff) {
+      *mod |= (uint16_t)n;
+      return true;
+   }
+   if (is_memory(op)) {
+      if (strcasecmp(t, "b32") == 0) { *mod |= 1; return true; }
+      if (strcasecmp(t, "b64") == 0) { *mod |= 2; return true; }
+      if (strcasecmp(t, "b128") == 0) { *mod |= 4; return true; }
+      if (strcasecmp(t, "uaddr") == 0) { *mod |= ISA_MEM_UNIFORM_ADDR; return true; }
+      return false;
+   }
+   if (strcasecmp(t, "excl") == 0 && op == ISA_OP_SCAN) {
+      *mod |= ISA_SCAN_EXCLUSIVE;
+      return true;
+   }
+   if (strcmp(t, "64") == 0 && (op == ISA_OP_ATOMG || op == ISA_OP_ATOMS || op == ISA_OP_CASG ||
+                                op == ISA_OP_CASS)) {
+      *mod |= ISA_ATOM_64;
+      return true;
+   }
+   struct mod_names mn = mod_names_of(op);
+   int i = mn.names ? find_name(mn.names, mn.count, t) : -1;
+   if (i < 0)
+      return false;
+   *mod |= (uint16_t)i;
+   return true;
+}
+
+/* Splits "name.mod.mod" and fills op and mod. */
+static bool parse_mnemonic(char *word, struct isa_inst *in, char *err, size_t err_size)
+{
+   char *dot = strchr(word, '.');
+   if (dot)
+      *dot = '\0';
+   int op = -1;
+   for (int i = 0; i < ISA_OP_COUNT; i++) {
+      if (strcasecmp(isa_op_info[i].name, word) == 0)
+         op = i;
+   }
+   if (op < 0)
+      return fail(err, err_size, "unknown instruction \"%s\"", word);
+   in->op = (uint16_t)op;
+   for (char *t = dot ? dot + 1 : NULL; t;) {
+      char *next = strchr(t, '.');
+      if (next)
+         *next++ = '\0';
+      if (!parse_mod_token((enum isa_op)op, t, &in->mod))
+         return fail(err, err_size, "unknown modifier \".%s\"", t);
+      t = next;
+   }
+   return true;
+}
+
+/* The trailing "@target", "+offset"/"-offset" or "imm=n". */
+static bool parse_trailer(char *t, struct isa_inst *in)
+{
+   if (t[0] == '@')
+      return parse_u32(t + 1, &in->imm);
+   if (t[0] == '+' || t[0] == '-')
+      return parse_u32(t, &in->imm);
+   if (strncmp(t, "imm=", 4) == 0)
+      return parse_u32(t + 4, &in->imm);
+   return false;
+}
+
+bool isa_assemble_line(const char *line, struct isa_inst *in, bool *empty, char *err,
+                       size_t err_size)
+{
+   char text[512];
+   snprintf(text, sizeof(text), "%s", line);
+   char *comment = strpbrk(text, ";/");
+   if (comment && (*comment == ';' || comment[1] == '/'))
+      *comment = '\0';
+   *in = (struct isa_inst){.op = ISA_OP_NOP, .dst = ISA_NONE, .a = ISA_NONE, .b = ISA_NONE,
+                           .c = ISA_NONE};
+   char *save = NULL;
+   char *word = strtok_r(text, " \t\r\n", &save);
+   *empty = word == NULL;
+   if (!word)
+      return true;
+   if (!parse_mnemonic(word, in, err, err_size))
+      return false;
+   uint16_t *slots[4] = {&in->dst, &in->a, &in->b, &in->c};
+   int n = 0;
+   bool has_imm = false;
+   for (char *t = strtok_r(NULL, " ,\t\r\n", &save); t; t = strtok_r(NULL, " ,\t\r\n", &save)) {
+      if (t[0] == '@' || t[0] == '+' || t[0] == '-' || strncmp(t, "imm=", 4) == 0) {
+         if (!parse_trailer(t, in))
+            return fail(err, err_size, "bad immediate \"%s\"", t);
+         continue;
+      }
+      if (n == 4)
+         return fail(err, err_size, "too many operands at \"%s\"", t);
+      if (!parse_operand(t, slots[n], &in->imm, &has_imm))
+         return fail(err, err_size, "bad operand \"%s\"", t);
+      n++;
+   }
+   return true;
+}
+
+/* ---- validation ---------------------------------------------------------------- */
+
+/* Registers an operand reads or writes, pairs included. */
+static uint32_t operand_span(enum isa_op op, int which)
+{
+   enum isa_class cls = isa_op_info[op].cls;
+   if (cls == ISA_CLASS_ALU64) {
+      if (op == ISA_OP_ICMP64)
+         return which == 0 ? 1 : 2;
+      if (op == ISA_OP_SEXT64 || op == ISA_OP_ZEXT64)
+         return which == 0 ? 2 : 1;
+      if (op == ISA_OP_SHL64 || op == ISA_OP_SHR64_U || op == ISA_OP_SHR64_S)
+         return which == 2 ? 1 : 2;
+      return 2;
+   }
+   if ((op == ISA_OP_LDG || op == ISA_OP_STG || op == ISA_OP_ATOMG || op == ISA_OP_CASG) &&
+       which == 1)
+      return 2;
+   if (op == ISA_OP_BALLOT && which == 0)
+      return 2;
+   return 1;
+}
+
+static bool operand_ok(const struct isa_program_header *h, const struct isa_inst *in, int which,
+                       uint16_t o)
+{
+   uint32_t span = operand_span((enum isa_op)in->op, which);
+   uint32_t i = isa_opnd_index(o);
+   switch (isa_opnd_kind(o)) {
+   case ISA_OPND_VREG: return i + span <= h->vreg_count;
+   case ISA_OPND_UREG: return i + span <= h->ureg_count;
+   default: return true;
+   }
+}
+
+bool isa_program_validate(const struct isa_program_header *h, uint64_t size, char *err,
+                          size_t err_size)
+{
+   if (size < sizeof(*h) || h->magic != ISA_MAGIC || h->version != ISA_VERSION) {
+      snprintf(err, err_size, "not a softgpu program (bad magic or version)");
+      return false;
+   }
+   uint32_t w = h->warp_width;
+   if (w != 8 && w != 16 && w != 32 && w != 64) {
+      snprintf(err, err_size, "warp width %u is not 8, 16, 32 or 64", w);
+      return false;
+   }
+   if (h->inst_count == 0 || h->vreg_count > ISA_MAX_VREGS || h->ureg_count > ISA_MAX_UREGS ||
+       h->stack_depth > ISA_MAX_STACK ||
+       sizeof(*h) + (uint64_t)h->inst_count * sizeof(struct isa_inst) +
+             (uint64_t)h->line_count * sizeof(struct isa_line) > size) {
+      snprintf(err, err_size, "bad program header (%u instructions, %u/%u registers, stack %u)",
+               h->inst_count, h->vreg_count, h->ureg_count, h->stack_depth);
+      return false;
+   }
+   const struct isa_inst *code = (const struct isa_inst *)(h + 1);
+   for (uint32_t pc = 0; pc < h->inst_count; pc++) {
+      const struct isa_inst *in = &code[pc];
+      if (in->op >= ISA_OP_COUNT || isa_op_info[in->op].cls == ISA_CLASS_RESERVED) {
+         snprintf(err, err_size, "illegal instruction (opcode %u) at pc %u", in->op, pc);
+         return false;
+      }
+      const uint16_t ops[4] = {in->dst, in->a, in->b, in->c};
+      enum isa_class cls = isa_op_info[in->op].cls;
+      for (int k = 0; k < 4 && (cls == ISA_CLASS_MEM || cls == ISA_CLASS_ATOMIC); k++) {
+         if (isa_opnd_kind(ops[k]) == ISA_OPND_IMM) {
+            snprintf(err, err_size, "pc %u: memory instructions take no immediate operand "
+                     "(the immediate is the address offset)", pc);
+            return false;
+         }
+      }
+      for (int k = 0; k < 4; k++) {
+         if (!operand_ok(h, in, k, ops[k])) {
+            snprintf(err, err_size, "operand %d of pc %u is beyond the program's registers", k,
+                     pc);
+            return false;
+         }
+      }
+      if (is_flow((enum isa_op)in->op) && in->op != ISA_OP_EXIT && in->op != ISA_OP_LOOP &&
+          in->op != ISA_OP_ENDIF && in->imm >= h->inst_count) {
+         snprintf(err, err_size, "branch target %u of pc %u is outside the program", in->imm, pc);
+         return false;
+      }
+   }
+   return true;
+}

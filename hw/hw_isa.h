@@ -1,0 +1,258 @@
+/*
+ * softgpu's instruction set: the one definition shared by the execution
+ * units (hw/), the SPIR-V compiler (compiler/), the assembler and the
+ * disassembler (tools/).
+ *
+ * Warp-wide and register based. A warp runs W lanes (8, 16, 32 or 64; a
+ * program is compiled for one W). Vector registers v0..v255 hold one 32-bit
+ * value per lane; uniform registers u0..u255 hold one 32-bit value for the
+ * whole warp. 64-bit values live in register pairs (low in vN, high in
+ * vN+1). Booleans are 32-bit 0 or 1.
+ *
+ * Control flow is structured: an execution mask (exec) says which lanes
+ * run, and IF/ELSE/ENDIF and LOOP/BRK/CONT/CONTJOIN/ENDLOOP keep the masks
+ * to restore on a per-warp stack whose depth the program header declares.
+ * `alive` holds the lanes that have not returned; every restore is masked
+ * with it. Instructions compute every lane, active or not; only active
+ * lanes' results are written.
+ *
+ * In GPU memory a program is a struct isa_program_header followed by
+ * isa_inst[inst_count] and an optional line table; all little endian.
+ */
+#ifndef HW_ISA_H
+#define HW_ISA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ISA_MAGIC 0x55504753u   /* "SGPU" */
+#define ISA_VERSION 1u
+
+#define ISA_MAX_VREGS 256u
+#define ISA_MAX_UREGS 256u
+#define ISA_MAX_STACK 64u         /* mask stack entries a program may declare */
+
+/* ---- Operands: 16 bits, kind in the top two ------------------------------- */
+
+enum isa_operand_kind {
+   ISA_OPND_VREG = 0,   /* vector register: index 0..255 */
+   ISA_OPND_UREG = 1,   /* uniform register: index 0..255 */
+   ISA_OPND_IMM = 2,    /* the instruction's 32-bit immediate */
+   ISA_OPND_NONE = 3,
+};
+
+#define ISA_V(i) ((uint16_t)(i))
+#define ISA_U(i) ((uint16_t)(0x4000u | (i)))
+#define ISA_IMM ((uint16_t)0x8000u)
+#define ISA_NONE ((uint16_t)0xc000u)
+
+static inline enum isa_operand_kind isa_opnd_kind(uint16_t o) { return (enum isa_operand_kind)(o >> 14); }
+static inline uint32_t isa_opnd_index(uint16_t o) { return o & 0x3fffu; }
+
+/* ---- Instructions: 16 bytes -------------------------------------------------- */
+
+struct isa_inst {
+   uint16_t op;      /* enum isa_op */
+   uint16_t dst;     /* operand */
+   uint16_t a, b, c; /* sources */
+   uint16_t mod;     /* opcode-specific modifier (comparison, width, atomic op, ...) */
+   uint32_t imm;     /* immediate, address offset, or branch target (instruction index) */
+};
+
+/*
+ * X(name, class, sources)  class: how the interpreter runs it; sources: how
+ * many of a, b, c it reads. Keep new opcodes at the end of their group;
+ * the numbering is the binary format (ISA_VERSION changes if it moves).
+ */
+#define ISA_OPCODES(X)                                                          \
+   /* moves and selects */                                                      \
+   X(NOP, MISC, 0)                                                              \
+   X(MOV, ALU, 1)        /* dst = a */                                          \
+   X(SEL, ALU, 3)        /* dst = a ? b : c */                                  \
+   /* 32-bit integer */                                                         \
+   X(IADD, ALU, 2) X(ISUB, ALU, 2) X(IMUL, ALU, 2)                              \
+   X(IMULHI_S, ALU, 2) X(IMULHI_U, ALU, 2)                                      \
+   X(IDIV_S, ALU, 2) X(IDIV_U, ALU, 2)   /* x/0 = all ones (u) or -1/1 (s) */   \
+   X(IREM_S, ALU, 2) X(IREM_U, ALU, 2)   /* x%0 = x; sign of dividend */        \
+   X(IMOD_S, ALU, 2)                     /* sign of divisor */                  \
+   X(INEG, ALU, 1) X(IABS, ALU, 1)                                              \
+   X(IMIN_S, ALU, 2) X(IMIN_U, ALU, 2) X(IMAX_S, ALU, 2) X(IMAX_U, ALU, 2)      \
+   X(IMAD, ALU, 3)       /* dst = a * b + c */                                  \
+   X(ICMP, ALU, 2)       /* dst = a <mod: enum isa_icmp> b ? 1 : 0 */           \
+   /* bits */                                                                   \
+   X(AND, ALU, 2) X(OR, ALU, 2) X(XOR, ALU, 2) X(NOT, ALU, 1)                   \
+   X(SHL, ALU, 2) X(SHR_U, ALU, 2) X(SHR_S, ALU, 2)  /* count & 31 */          \
+   X(BFE_U, ALU, 3) X(BFE_S, ALU, 3)     /* extract a[b +: c] */                \
+   X(BFI, ALU, 3)        /* insert b into a; c = offset | count << 8 */        \
+   X(BITREV, ALU, 1) X(POPC, ALU, 1) X(FINDLSB, ALU, 1)                         \
+   X(FINDMSB_U, ALU, 1) X(FINDMSB_S, ALU, 1)   /* -1 when none */               \
+   /* 32-bit float */                                                           \
+   X(FADD, ALU, 2) X(FSUB, ALU, 2) X(FMUL, ALU, 2) X(FFMA, ALU, 3)              \
+   X(FDIV, ALU, 2) X(FMIN, ALU, 2) X(FMAX, ALU, 2)                              \
+   X(FNEG, ALU, 1) X(FABS, ALU, 1) X(FFLOOR, ALU, 1) X(FCEIL, ALU, 1)           \
+   X(FTRUNC, ALU, 1) X(FRINT, ALU, 1) X(FROUND, ALU, 1) X(FFRACT, ALU, 1)       \
+   X(FSQRT, ALU, 1) X(FRSQ, ALU, 1) X(FSIGN, ALU, 1)                            \
+   X(FMATH1, ALU, 1)     /* dst = f(a), mod: enum isa_fmath */                 \
+   X(FMATH2, ALU, 2)     /* dst = f(a, b), mod: enum isa_fmath */              \
+   X(FCMP, ALU, 2)       /* dst = a <mod: enum isa_fcmp> b ? 1 : 0 */           \
+   /* conversions */                                                            \
+   X(F2I_S, ALU, 1) X(F2I_U, ALU, 1)     /* saturating; NaN -> 0 */             \
+   X(I2F_S, ALU, 1) X(I2F_U, ALU, 1)                                            \
+   /* 64-bit integer on register pairs: dst, a, b name the low register */      \
+   X(IADD64, ALU64, 2) X(ISUB64, ALU64, 2) X(IMUL64, ALU64, 2)                  \
+   X(SHL64, ALU64, 2) X(SHR64_U, ALU64, 2) X(SHR64_S, ALU64, 2) /* b: 32-bit count & 63 */ \
+   X(ICMP64, ALU64, 2)   /* dst (32-bit) = a <mod> b */                          \
+   X(SEXT64, ALU64, 1) X(ZEXT64, ALU64, 1)   /* 32-bit a -> pair dst */         \
+   X(MOV64, ALU64, 1)                                                           \
+   /* warp and workgroup state */                                               \
+   X(S2R, SPECIAL, 0)    /* dst = built-in value, mod: enum isa_sreg */         \
+   /* memory: mod = enum isa_mem (width, flags); imm = byte offset */          \
+   X(LDG, MEM, 1) X(STG, MEM, 2)   /* global: a = address pair; STG b = data */ \
+   X(LDS, MEM, 1) X(STS, MEM, 2)   /* shared: a = 32-bit byte address */       \
+   X(LDP, MEM, 1) X(STP, MEM, 2)   /* private: a = 32-bit byte address */      \
+   X(LDR, MEM, 0)                  /* root table: dst (uniform) = root[imm] */ \
+   X(ATOMG, ATOMIC, 2)   /* global: a = address, b = value; mod: enum isa_atomic */ \
+   X(ATOMS, ATOMIC, 2)   /* shared */                                           \
+   X(CASG, ATOMIC, 3)    /* global compare-exchange: a = address, b = compare, c = value */ \
+   X(CASS, ATOMIC, 3)                                                           \
+   X(MEMBAR, MISC, 0)                                                           \
+   X(BAR, SYNC, 0)       /* workgroup barrier */                                 \
+   /* structured control flow; imm = target instruction index */               \
+   X(IF, FLOW, 1) X(ELSE, FLOW, 0) X(ENDIF, FLOW, 0)                            \
+   X(LOOP, FLOW, 0) X(BRK, FLOW, 1) X(CONT, FLOW, 1) X(CONTJOIN, FLOW, 0)       \
+   X(ENDLOOP, FLOW, 0)                                                          \
+   X(RET, FLOW, 1)       /* lanes where a != 0 return; then like BRK to imm */  \
+   X(JMP, FLOW, 0)       /* unconditional, all lanes */                         \
+   X(BRA_U, FLOW, 1)     /* jump if uniform a != 0 */                           \
+   X(EXIT, FLOW, 0)      /* the warp is done */                                 \
+   /* subgroup operations; mod: enum isa_subgroup */                            \
+   X(VOTE, SUBGROUP, 1) X(BALLOT, SUBGROUP, 1) X(BCAST, SUBGROUP, 2)            \
+   X(SHFL, SUBGROUP, 2) X(REDUCE, SUBGROUP, 1) X(SCAN, SUBGROUP, 1)             \
+   X(ELECT, SUBGROUP, 0)                                                        \
+   /* reserved encodings: f64, 16- and 8-bit arithmetic */                      \
+   X(DADD, RESERVED, 2) X(DMUL, RESERVED, 2) X(DFMA, RESERVED, 3)               \
+   X(HADD, RESERVED, 2) X(HMUL, RESERVED, 2) X(BADD, RESERVED, 2)
+
+enum isa_op {
+#define ISA_ENUM(name, cls, n) ISA_OP_##name,
+   ISA_OPCODES(ISA_ENUM)
+#undef ISA_ENUM
+   ISA_OP_COUNT
+};
+
+enum isa_class {
+   ISA_CLASS_MISC, ISA_CLASS_ALU, ISA_CLASS_ALU64, ISA_CLASS_SPECIAL, ISA_CLASS_MEM,
+   ISA_CLASS_ATOMIC, ISA_CLASS_SYNC, ISA_CLASS_FLOW, ISA_CLASS_SUBGROUP, ISA_CLASS_RESERVED,
+};
+
+struct isa_op_info {
+   const char *name;      /* lower-case mnemonic */
+   enum isa_class cls;
+   uint8_t sources;
+};
+extern const struct isa_op_info isa_op_info[ISA_OP_COUNT];
+
+/* ---- Modifiers ------------------------------------------------------------------ */
+
+enum isa_icmp {
+   ISA_ICMP_EQ, ISA_ICMP_NE, ISA_ICMP_LT_S, ISA_ICMP_LE_S, ISA_ICMP_GT_S, ISA_ICMP_GE_S,
+   ISA_ICMP_LT_U, ISA_ICMP_LE_U, ISA_ICMP_GT_U, ISA_ICMP_GE_U, ISA_ICMP_COUNT
+};
+
+/* Ordered comparisons are false when either operand is NaN; unordered ones
+ * true. */
+enum isa_fcmp {
+   ISA_FCMP_OEQ, ISA_FCMP_ONE, ISA_FCMP_OLT, ISA_FCMP_OLE, ISA_FCMP_OGT, ISA_FCMP_OGE,
+   ISA_FCMP_UEQ, ISA_FCMP_UNE, ISA_FCMP_ULT, ISA_FCMP_ULE, ISA_FCMP_UGT, ISA_FCMP_UGE,
+   ISA_FCMP_ORD, ISA_FCMP_UNO, ISA_FCMP_ISNAN, ISA_FCMP_ISINF, ISA_FCMP_COUNT
+};
+
+enum isa_fmath {
+   /* one operand */
+   ISA_FM_SIN, ISA_FM_COS, ISA_FM_TAN, ISA_FM_ASIN, ISA_FM_ACOS, ISA_FM_ATAN,
+   ISA_FM_SINH, ISA_FM_COSH, ISA_FM_TANH, ISA_FM_ASINH, ISA_FM_ACOSH, ISA_FM_ATANH,
+   ISA_FM_EXP, ISA_FM_EXP2, ISA_FM_LOG, ISA_FM_LOG2, ISA_FM_RCP,
+   /* two operands */
+   ISA_FM_ATAN2, ISA_FM_POW, ISA_FM_FMOD, ISA_FM_LDEXP,
+   ISA_FM_COUNT
+};
+
+enum isa_sreg {
+   ISA_SR_LANE_ID,            /* vector */
+   ISA_SR_LOCAL_ID_X, ISA_SR_LOCAL_ID_Y, ISA_SR_LOCAL_ID_Z,   /* vector */
+   ISA_SR_LOCAL_INDEX,        /* vector */
+   ISA_SR_WARP_ID,            /* uniform: subgroup index within the workgroup */
+   ISA_SR_WARP_COUNT,         /* uniform */
+   ISA_SR_WARP_WIDTH,         /* uniform */
+   ISA_SR_GROUP_ID_X, ISA_SR_GROUP_ID_Y, ISA_SR_GROUP_ID_Z,          /* uniform */
+   ISA_SR_NUM_GROUPS_X, ISA_SR_NUM_GROUPS_Y, ISA_SR_NUM_GROUPS_Z,    /* uniform */
+   ISA_SR_GROUP_SIZE_X, ISA_SR_GROUP_SIZE_Y, ISA_SR_GROUP_SIZE_Z,    /* uniform */
+   ISA_SR_ROOT_LO, ISA_SR_ROOT_HI,   /* uniform: the root table's VA */
+   ISA_SR_COUNT
+};
+
+/* Memory modifier: low bits the width in dwords (1, 2 or 4), then flags.
+ * The address is operand a plus imm, a byte offset (sign-extended for
+ * global addresses); a NONE address operand counts as 0, so a constant
+ * shared or private address is imm alone. Memory and atomic instructions
+ * take no immediate operands: the one immediate field is the offset. */
+#define ISA_MEM_WIDTH(mod) ((mod) & 7u)
+#define ISA_MEM_UNIFORM_ADDR 0x10u  /* the address operand is uniform */
+
+enum isa_atomic {
+   ISA_ATOM_ADD, ISA_ATOM_MIN_S, ISA_ATOM_MIN_U, ISA_ATOM_MAX_S, ISA_ATOM_MAX_U,
+   ISA_ATOM_AND, ISA_ATOM_OR, ISA_ATOM_XOR, ISA_ATOM_XCHG, ISA_ATOM_COUNT
+};
+#define ISA_ATOM_64 0x100u         /* 64-bit: value and result are pairs */
+#define ISA_ATOM_OP(mod) ((mod) & 0xffu)
+
+/* Subgroup modifiers. */
+enum isa_vote { ISA_VOTE_ALL, ISA_VOTE_ANY, ISA_VOTE_EQ };
+enum isa_shfl { ISA_SHFL_IDX, ISA_SHFL_XOR, ISA_SHFL_UP, ISA_SHFL_DOWN };
+enum isa_reduce {
+   ISA_RED_IADD, ISA_RED_IMUL, ISA_RED_IMIN_S, ISA_RED_IMIN_U, ISA_RED_IMAX_S, ISA_RED_IMAX_U,
+   ISA_RED_AND, ISA_RED_OR, ISA_RED_XOR, ISA_RED_FADD, ISA_RED_FMUL, ISA_RED_FMIN, ISA_RED_FMAX,
+   ISA_RED_COUNT
+};
+#define ISA_SCAN_EXCLUSIVE 0x100u
+
+/* ---- Programs ---------------------------------------------------------------- */
+
+struct isa_program_header {
+   uint32_t magic;            /* ISA_MAGIC */
+   uint16_t version;          /* ISA_VERSION */
+   uint16_t warp_width;       /* W: 8, 16, 32 or 64 */
+   uint32_t inst_count;
+   uint16_t vreg_count;
+   uint16_t ureg_count;
+   uint16_t stack_depth;      /* mask stack entries needed */
+   uint16_t flags;            /* ISA_PROG_* */
+   uint32_t line_count;       /* entries of the line table after the code */
+   uint32_t reserved[3];
+};
+
+#define ISA_PROG_USES_BARRIER 0x1u
+
+/* A line table entry: from instruction `pc` on, the source line is `line`. */
+struct isa_line {
+   uint32_t pc;
+   uint32_t line;
+};
+
+/* Checks that a program is well formed for execution: header, opcodes,
+ * operands within the declared register counts, branch targets inside the
+ * code. On failure writes why into err. */
+bool isa_program_validate(const struct isa_program_header *h, uint64_t size, char *err,
+                          size_t err_size);
+
+/* ---- Text -------------------------------------------------------------------- */
+
+/* Writes one instruction as assembly text ("iadd v3, v1, u2"). */
+void isa_disassemble(const struct isa_inst *inst, char *buf, size_t size);
+/* Parses one line of assembly. Returns false (with a message) if it does
+ * not parse; blank lines and comments yield a NOP with *empty set. */
+bool isa_assemble_line(const char *line, struct isa_inst *inst, bool *empty, char *err,
+                       size_t err_size);
+
+#endif
