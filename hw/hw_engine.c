@@ -252,6 +252,11 @@ static bool dma_step(struct hw_engine *e, struct hw_channel *ch)
       uint64_t n = op->size - op->done;
       n = n < DMA_SLICE ? n : DMA_SLICE;
       n = n < budget ? n : budget;
+      /* Fills go in whole dwords: what the budget leaves waits a pass. */
+      if (op->kind == HW_DMA_FILL)
+         n &= ~(uint64_t)3;
+      if (n == 0)
+         break;
       run_slice(op, n);
       op->done += n;
       budget -= n;
@@ -290,17 +295,21 @@ static enum step timestamp(struct hw_channel *ch, uint32_t flags, const uint32_t
    return STEP_DONE;
 }
 
+/* Labels nest: the innermost HW_LABEL_DEPTH are kept, deeper ones counted. */
 static void label_push(struct hw_channel *ch, const uint32_t *pl, uint32_t len)
 {
    char text[HW_LABEL_BYTES] = {0};
    size_t n = strnlen((const char *)pl, (size_t)len * 4);
    memcpy(text, pl, n < HW_LABEL_BYTES - 1 ? n : HW_LABEL_BYTES - 1);
-   for (uint32_t i = 0; i < HW_LABEL_BYTES / 8; i++) {
-      uint64_t w;
-      memcpy(&w, text + 8 * i, 8);
-      STORE(ch->label[i], w);
+   uint32_t depth = LOAD(ch->label_depth);
+   if (depth < HW_LABEL_DEPTH) {
+      for (uint32_t i = 0; i < HW_LABEL_BYTES / 8; i++) {
+         uint64_t w;
+         memcpy(&w, text + 8 * i, 8);
+         STORE(ch->label[depth][i], w);
+      }
    }
-   STORE(ch->label_depth, LOAD(ch->label_depth) + 1);
+   STORE(ch->label_depth, depth + 1);
 }
 
 static void label_pop(struct hw_channel *ch)
@@ -322,9 +331,16 @@ static enum step query_copy(struct hw_channel *ch, const uint32_t *pl)
    uint64_t value_bytes = (q.flags & HW_QUERY_64) ? 8 : 4;
    uint64_t result_bytes = value_bytes * ((q.flags & HW_QUERY_WITH_AVAILABILITY) ? 2 : 1);
    struct hw_query_slot *src = checked(ch, q.src, (uint64_t)q.count * sizeof(*src), 8, "query pool");
-   uint8_t *dst = src ? checked(ch, q.dst, (uint64_t)(q.count - 1) * q.stride + result_bytes,
-                                (uint32_t)value_bytes, "query results destination")
-                      : NULL;
+   if (!src)
+      return STEP_FAULT;
+   /* The span must not wrap around the address space. */
+   if (q.count > 1 && q.stride > (UINT64_MAX - result_bytes) / (q.count - 1)) {
+      hw_gpu_fault(ch->gpu, ch, "query results destination: %u results %llu bytes apart "
+                   "overflow the address space", q.count, (unsigned long long)q.stride);
+      return STEP_FAULT;
+   }
+   uint8_t *dst = checked(ch, q.dst, (uint64_t)(q.count - 1) * q.stride + result_bytes,
+                          (uint32_t)value_bytes, "query results destination");
    if (!dst)
       return STEP_FAULT;
    _Atomic uint64_t *avail0 = (_Atomic uint64_t *)&src[0].available;

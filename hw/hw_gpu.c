@@ -341,8 +341,9 @@ size_t hw_channel_describe(struct hw_channel *ch, char *buf, size_t size)
    uint32_t depth = RELAXED(ch->label_depth);
    if (depth) {
       char label[HW_LABEL_BYTES + 1];
+      uint32_t k = (depth < HW_LABEL_DEPTH ? depth : HW_LABEL_DEPTH) - 1;
       for (uint32_t i = 0; i < HW_LABEL_BYTES / 8; i++) {
-         uint64_t w = RELAXED(ch->label[i]);
+         uint64_t w = RELAXED(ch->label[k][i]);
          memcpy(label + 8 * i, &w, 8);
       }
       label[HW_LABEL_BYTES] = '\0';

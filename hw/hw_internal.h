@@ -19,6 +19,7 @@
 #define HW_DMA_QUEUE 64u          /* outstanding copies per channel */
 #define HW_LAST_RELEASES 4u
 #define HW_LABEL_BYTES 64u
+#define HW_LABEL_DEPTH 8u
 /* The unmapped address an injected address fault uses. */
 #define HW_INJECTED_BAD_VA 0x10u
 
@@ -86,7 +87,7 @@ struct hw_channel {
    _Atomic bool parked;
    _Atomic uint64_t park_va, park_value;
    _Atomic uint32_t op_head, op_tail;   /* ops[op_head % N] is the oldest */
-   _Atomic uint64_t label[HW_LABEL_BYTES / 8];   /* innermost debug label */
+   _Atomic uint64_t label[HW_LABEL_DEPTH][HW_LABEL_BYTES / 8];   /* debug labels, outermost first */
    _Atomic uint32_t label_depth;
    _Atomic uint64_t release_va[HW_LAST_RELEASES], release_value[HW_LAST_RELEASES];
    _Atomic uint32_t release_count;

@@ -171,6 +171,8 @@ void isa_disassemble(const struct isa_inst *in, char *buf, size_t size)
 /* ---- assembly --------------------------------------------------------------------- */
 
 static bool fail(char *err, size_t size, const char *fmt, const char *what)
+   __attribute__((format(printf, 3, 0)));
+static bool fail(char *err, size_t size, const char *fmt, const char *what)
 {
    snprintf(err, size, fmt, what);
    return false;
@@ -417,4 +419,255 @@ bool isa_program_validate(const struct isa_program_header *h, uint64_t size, cha
       }
    }
    return true;
+}
+
+/* ---- whole programs ----------------------------------------------------------------- */
+
+struct asm_label {
+   char name[64];
+   uint32_t pc;
+};
+
+struct asm_state {
+   struct isa_inst *code;
+   uint32_t count, capacity;
+   struct asm_label *labels;
+   uint32_t label_count, label_capacity;
+   struct isa_line *lines;
+   uint32_t line_count, line_capacity;
+   struct isa_program_header header;
+   bool vregs_set, uregs_set, stack_set;
+   /* "@name" operands, resolved once every label is known. */
+   struct { uint32_t pc; char name[64]; uint32_t source_line; } *fixups;
+   uint32_t fixup_count, fixup_capacity;
+};
+
+static bool reserve(void **buf, uint32_t *cap, uint32_t need, size_t elem)
+{
+   if (need <= *cap)
+      return true;
+   uint32_t n = *cap ? *cap * 2 : 64;
+   while (n < need)
+      n *= 2;
+   void *p = realloc(*buf, n * elem);
+   if (!p)
+      return false;
+   *buf = p;
+   *cap = n;
+   return true;
+}
+
+static bool directive(struct asm_state *st, char *line, char *err, size_t err_size)
+{
+   char name[32];
+   unsigned value = 0;
+   int n = sscanf(line, " .%31s %u", name, &value);
+   if (n >= 1 && strcmp(name, "barrier") == 0) {
+      st->header.flags |= ISA_PROG_USES_BARRIER;
+      return true;
+   }
+   if (n != 2)
+      return fail(err, err_size, "bad directive \"%.100s\"", line);
+   if (strcmp(name, "warp") == 0) {
+      st->header.warp_width = (uint16_t)value;
+   } else if (strcmp(name, "vregs") == 0) {
+      st->header.vreg_count = (uint16_t)value;
+      st->vregs_set = true;
+   } else if (strcmp(name, "uregs") == 0) {
+      st->header.ureg_count = (uint16_t)value;
+      st->uregs_set = true;
+   } else if (strcmp(name, "stack") == 0) {
+      st->header.stack_depth = (uint16_t)value;
+      st->stack_set = true;
+   } else if (strcmp(name, "line") == 0) {
+      if (!reserve((void **)&st->lines, &st->line_capacity, st->line_count + 1,
+                   sizeof(*st->lines)))
+         return fail(err, err_size, "%s", "out of memory");
+      st->lines[st->line_count++] = (struct isa_line){st->count, value};
+   } else {
+      return fail(err, err_size, "unknown directive \".%s\"", name);
+   }
+   return true;
+}
+
+/* Replaces a symbolic "@name" in the line by "@0", remembering a fixup. */
+static bool symbolic_target(struct asm_state *st, char *line, uint32_t source_line)
+{
+   char *at = strchr(line, '@');
+   if (!at || isdigit((unsigned char)at[1]))
+      return true;
+   size_t len = strcspn(at + 1, " \t,;\r\n");
+   if (len == 0 || len >= 64)
+      return false;
+   if (!reserve((void **)&st->fixups, &st->fixup_capacity, st->fixup_count + 1,
+                sizeof(*st->fixups)))
+      return false;
+   st->fixups[st->fixup_count].pc = st->count;
+   st->fixups[st->fixup_count].source_line = source_line;
+   memcpy(st->fixups[st->fixup_count].name, at + 1, len);
+   st->fixups[st->fixup_count].name[len] = '\0';
+   st->fixup_count++;
+   memmove(at + 2, at + 1 + len, strlen(at + 1 + len) + 1);
+   at[1] = '0';
+   return true;
+}
+
+static bool label_def(struct asm_state *st, char *line)
+{
+   char *colon = strchr(line, ':');
+   char *start = line + strspn(line, " \t");
+   if (!colon || start == colon || start[0] == '.' || start[0] == '#')
+      return false;
+   for (char *c = start; c < colon; c++) {
+      if (!isalnum((unsigned char)*c) && *c != '_')
+         return false;
+   }
+   if (!reserve((void **)&st->labels, &st->label_capacity, st->label_count + 1,
+                sizeof(*st->labels)) || colon - start >= 64)
+      return false;
+   struct asm_label *l = &st->labels[st->label_count++];
+   memcpy(l->name, start, (size_t)(colon - start));
+   l->name[colon - start] = '\0';
+   l->pc = st->count;
+   memmove(line, colon + 1, strlen(colon + 1) + 1);
+   return true;
+}
+
+/* Registers and stack depth the code needs, for what the directives leave. */
+static void size_program(struct asm_state *st)
+{
+   uint32_t v = 0, u = 0, depth = 0, cur = 0;
+   for (uint32_t pc = 0; pc < st->count; pc++) {
+      const struct isa_inst *in = &st->code[pc];
+      const uint16_t ops[4] = {in->dst, in->a, in->b, in->c};
+      for (int k = 0; k < 4; k++) {
+         uint32_t end = isa_opnd_index(ops[k]) + operand_span((enum isa_op)in->op, k) + 3;
+         if (isa_opnd_kind(ops[k]) == ISA_OPND_VREG && end > v)
+            v = end;
+         if (isa_opnd_kind(ops[k]) == ISA_OPND_UREG && end > u)
+            u = end;
+      }
+      if (in->op == ISA_OP_IF || in->op == ISA_OP_LOOP)
+         depth = ++cur > depth ? cur : depth;
+      else if ((in->op == ISA_OP_ENDIF || in->op == ISA_OP_ENDLOOP) && cur)
+         cur--;
+   }
+   if (!st->vregs_set)
+      st->header.vreg_count = (uint16_t)(v > ISA_MAX_VREGS ? ISA_MAX_VREGS : v);
+   if (!st->uregs_set)
+      st->header.ureg_count = (uint16_t)(u > ISA_MAX_UREGS ? ISA_MAX_UREGS : u);
+   if (!st->stack_set)
+      st->header.stack_depth = (uint16_t)(depth > ISA_MAX_STACK ? ISA_MAX_STACK : depth);
+}
+
+static void *finish_program(struct asm_state *st, size_t *size, char *err, size_t err_size)
+{
+   for (uint32_t i = 0; i < st->fixup_count; i++) {
+      uint32_t k = 0;
+      while (k < st->label_count && strcmp(st->labels[k].name, st->fixups[i].name) != 0)
+         k++;
+      if (k == st->label_count) {
+         snprintf(err, err_size, "line %u: unknown label \"%s\"", st->fixups[i].source_line,
+                  st->fixups[i].name);
+         return NULL;
+      }
+      st->code[st->fixups[i].pc].imm = st->labels[k].pc;
+   }
+   size_program(st);
+   st->header.magic = ISA_MAGIC;
+   st->header.version = ISA_VERSION;
+   st->header.inst_count = st->count;
+   st->header.line_count = st->line_count;
+   *size = sizeof(st->header) + st->count * sizeof(struct isa_inst) +
+           st->line_count * sizeof(struct isa_line);
+   uint8_t *image = malloc(*size);
+   if (!image) {
+      snprintf(err, err_size, "out of memory");
+      return NULL;
+   }
+   memcpy(image, &st->header, sizeof(st->header));
+   memcpy(image + sizeof(st->header), st->code, st->count * sizeof(struct isa_inst));
+   memcpy(image + sizeof(st->header) + st->count * sizeof(struct isa_inst), st->lines,
+          st->line_count * sizeof(struct isa_line));
+   return image;
+}
+
+void *isa_assemble_program(const char *text, size_t *size, char *err, size_t err_size)
+{
+   struct asm_state st = {.header = {.warp_width = 32}};
+   void *image = NULL;
+   uint32_t line_no = 0;
+   for (const char *p = text; *p;) {
+      size_t len = strcspn(p, "\n");
+      char line[512], why[200];
+      snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) - 1 ? len : sizeof(line) - 1), p);
+      p += len + (p[len] == '\n');
+      line_no++;
+      while (label_def(&st, line))
+         ;
+      const char *first = line + strspn(line, " \t");
+      if (first[0] == '.') {
+         if (!directive(&st, line, why, sizeof(why)))
+            goto fail_line;
+         continue;
+      }
+      struct isa_inst in;
+      bool empty;
+      if (!symbolic_target(&st, line, line_no)) {
+         snprintf(why, sizeof(why), "bad label reference");
+         goto fail_line;
+      }
+      if (!isa_assemble_line(line, &in, &empty, why, sizeof(why)))
+         goto fail_line;
+      if (empty)
+         continue;
+      if (!reserve((void **)&st.code, &st.capacity, st.count + 1, sizeof(*st.code))) {
+         snprintf(why, sizeof(why), "out of memory");
+         goto fail_line;
+      }
+      st.code[st.count++] = in;
+      continue;
+   fail_line:
+      snprintf(err, err_size, "line %u: %s", line_no, why);
+      goto done;
+   }
+   if (st.count == 0)
+      snprintf(err, err_size, "no instructions");
+   else
+      image = finish_program(&st, size, err, err_size);
+done:
+   free(st.code);
+   free(st.labels);
+   free(st.lines);
+   free(st.fixups);
+   return image;
+}
+
+char *isa_disassemble_program(const void *image, size_t size)
+{
+   const struct isa_program_header *h = image;
+   if (size < sizeof(*h))
+      return NULL;
+   uint64_t need = sizeof(*h) + (uint64_t)h->inst_count * sizeof(struct isa_inst) +
+                   (uint64_t)h->line_count * sizeof(struct isa_line);
+   if (need > size)
+      return NULL;
+   size_t cap = 256 + (size_t)(h->inst_count + h->line_count) * 96, used = 0;
+   char *out = malloc(cap);
+   if (!out)
+      return NULL;
+   used = put(out, cap, used, ".warp %u\n.vregs %u\n.uregs %u\n.stack %u\n%s", h->warp_width,
+              h->vreg_count, h->ureg_count, h->stack_depth,
+              (h->flags & ISA_PROG_USES_BARRIER) ? ".barrier\n" : "");
+   const struct isa_inst *code = (const struct isa_inst *)(h + 1);
+   const struct isa_line *lines = (const struct isa_line *)(code + h->inst_count);
+   uint32_t next_line = 0;
+   for (uint32_t pc = 0; pc < h->inst_count; pc++) {
+      while (next_line < h->line_count && lines[next_line].pc == pc)
+         used = put(out, cap, used, ".line %u\n", lines[next_line++].line);
+      char text[160];
+      isa_disassemble(&code[pc], text, sizeof(text));
+      used = put(out, cap, used, "%s\n", text);
+   }
+   return out;
 }

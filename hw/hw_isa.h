@@ -255,4 +255,18 @@ void isa_disassemble(const struct isa_inst *inst, char *buf, size_t size);
 bool isa_assemble_line(const char *line, struct isa_inst *inst, bool *empty, char *err,
                        size_t err_size);
 
+/*
+ * A whole program as text:
+ *   .warp <W>  .vregs <n>  .uregs <n>  .stack <n>  .barrier  .line <n>
+ * directives (defaults: W 32, registers and stack sized from the code),
+ * one instruction per line, "name:" labels and "@name" branch targets (or
+ * "@<index>"), ';' or '//' comments. ".line n" records that the following
+ * instructions come from source line n.
+ * On success returns a malloc'd image (header, code, line table) and its
+ * size; on failure NULL and "line N: why" in err.
+ */
+void *isa_assemble_program(const char *text, size_t *size, char *err, size_t err_size);
+/* The text form of a program image, which assembles back to the same bytes. */
+char *isa_disassemble_program(const void *image, size_t size);
+
 #endif
