@@ -9,6 +9,7 @@
  * briefly, then sleeps on its wake word.
  */
 #include "hw_internal.h"
+#include "sg_atomic.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -51,14 +52,19 @@ static void *checked(struct hw_channel *ch, uint64_t va, uint64_t size, uint32_t
    void *p = hw_mem_check(&ch->gpu->mem, va, size);
    if (p && (va & (align - 1)) == 0)
       return p;
-   char where[160];
-   hw_mem_describe(&ch->gpu->mem, va, where, sizeof(where));
-   if (p)
+   if (p) {
       hw_gpu_fault(ch->gpu, ch, "%s at 0x%llx is not %u-byte aligned", what,
                    (unsigned long long)va, align);
-   else
-      hw_gpu_fault(ch->gpu, ch, "%s [0x%llx, +%llu) is outside GPU memory: 0x%llx is %s", what,
-                   (unsigned long long)va, (unsigned long long)size, (unsigned long long)va, where);
+      return NULL;
+   }
+   /* Name the first byte that is not in a live allocation. */
+   uint64_t bad = va;
+   while (bad - va < size && hw_mem_check(&ch->gpu->mem, bad, 1))
+      bad = (bad | (HW_PAGE_SIZE - 1)) + 1;
+   char where[160];
+   hw_mem_describe(&ch->gpu->mem, bad, where, sizeof(where));
+   hw_gpu_fault(ch->gpu, ch, "%s [0x%llx, +%llu) is outside GPU memory: 0x%llx is %s", what,
+                (unsigned long long)va, (unsigned long long)size, (unsigned long long)bad, where);
    return NULL;
 }
 
@@ -189,7 +195,6 @@ static enum step queue_op(struct hw_channel *ch, struct hw_dma_op op)
    uint32_t tail = LOAD(ch->op_tail);
    if (tail - LOAD(ch->op_head) == HW_DMA_QUEUE)
       return STEP_BLOCKED;
-   op.start_ns = hw_now_ns();
    ch->ops[tail % HW_DMA_QUEUE] = op;
    STORE(ch->op_tail, tail + 1);
    return STEP_DONE;
@@ -249,6 +254,10 @@ static bool dma_step(struct hw_engine *e, struct hw_channel *ch)
    while (budget && copies_pending(ch) && !lost(ch->gpu)) {
       uint32_t head = LOAD(ch->op_head);
       struct hw_dma_op *op = &ch->ops[head % HW_DMA_QUEUE];
+      /* The watchdog times a copy from its first slice, not from when it
+       * was queued behind others. */
+      if (op->done == 0 && op->start_ns == 0)
+         op->start_ns = hw_now_ns();
       uint64_t n = op->size - op->done;
       n = n < DMA_SLICE ? n : DMA_SLICE;
       n = n < budget ? n : budget;
@@ -295,7 +304,8 @@ static enum step timestamp(struct hw_channel *ch, uint32_t flags, const uint32_t
    return STEP_DONE;
 }
 
-/* Labels nest: the innermost HW_LABEL_DEPTH are kept, deeper ones counted. */
+/* Labels nest: the outermost HW_LABEL_DEPTH are kept, deeper ones only
+ * counted (a snapshot then shows the deepest one kept). */
 static void label_push(struct hw_channel *ch, const uint32_t *pl, uint32_t len)
 {
    char text[HW_LABEL_BYTES] = {0};
@@ -399,7 +409,7 @@ static enum step execute(struct hw_channel *ch, struct hw_frame *f, uint32_t op,
    case HW_OP_SEM_ACQUIRE: r = acquire(ch, pl); break;
    case HW_OP_SEM_RELEASE: r = release(ch, flags, pl); break;
    case HW_OP_WAIT_FOR_IDLE: r = ops_pending(ch) ? STEP_BLOCKED : STEP_DONE; break;
-   case HW_OP_MEM_BARRIER: atomic_thread_fence(memory_order_seq_cst); break;
+   case HW_OP_MEM_BARRIER: sg_fence_seq_cst(); break;
    case HW_OP_DMA_COPY: r = dma_copy(ch, pl); break;
    case HW_OP_DMA_FILL: r = dma_fill(ch, pl); break;
    case HW_OP_INLINE_WRITE: r = inline_write(ch, pl, len); break;

@@ -3,6 +3,7 @@
  * interrupt and host waits, faults and post-mortem reports.
  */
 #include "hw_internal.h"
+#include "sg_atomic.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -223,7 +224,7 @@ void hw_gpu_semaphore_written(struct hw_gpu *gpu, bool interrupt)
    if (interrupt)
       raise_interrupt(gpu);
    /* Every release and host signal re-checks the parked acquires. */
-   atomic_thread_fence(memory_order_seq_cst);
+   sg_fence_seq_cst();
    struct hw_engine *engines[] = {&gpu->cp, &gpu->dma};
    for (int i = 0; i < 2; i++) {
       if (atomic_load_explicit(&engines[i]->parked, memory_order_relaxed) &&
@@ -261,6 +262,8 @@ enum hw_wait_result hw_wait(struct hw_gpu *gpu, const struct hw_wait_item *items
                             bool all, uint64_t timeout_ns)
 {
    atomic_fetch_add_explicit(&gpu->stats.host_waits, 1, memory_order_relaxed);
+   if (count == 0)
+      return HW_WAIT_SATISFIED;   /* nothing to wait for, all or any */
    uint64_t start = timeout_ns ? hw_now_ns() : 0;
    /* UINT64_MAX, or a deadline past the end of time, waits forever. */
    uint64_t deadline = 0;
@@ -347,6 +350,11 @@ size_t hw_channel_describe(struct hw_channel *ch, char *buf, size_t size)
          memcpy(label + 8 * i, &w, 8);
       }
       label[HW_LABEL_BYTES] = '\0';
+      /* The application's text: keep a report on one line per item. */
+      for (char *c = label; *c; c++) {
+         if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+      }
       used = append(buf, size, used, "    inside debug label \"%s\" (depth %u)\n", label, depth);
    }
    uint32_t count = RELAXED(ch->release_count);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "hw_eu.h"
+#include "sg_atomic.h"
 
 #ifndef HW_W
 #error "HW_W must be defined"
@@ -979,7 +980,7 @@ L_CASS: {
       NEXT;
    }
 L_MEMBAR:
-   atomic_thread_fence(memory_order_seq_cst);
+   sg_fence_seq_cst();
    NEXT;
 L_BAR:
    /* Every live lane must reach the barrier together. */

@@ -41,7 +41,7 @@ struct hw_channel_control {
 
 /* header = opcode:8 | flags:8 | payload length in dwords:16 */
 #define HW_PKT_HEADER(op, flags, len) \
-   (((uint32_t)(op) << 24) | ((uint32_t)(flags) << 16) | ((uint32_t)(len) & 0xffffu))
+   (((uint32_t)(op) << 24) | (((uint32_t)(flags) & 0xffu) << 16) | ((uint32_t)(len) & 0xffffu))
 #define HW_PKT_MAX_PAYLOAD 0xffffu
 
 static inline uint32_t hw_pkt_opcode(uint32_t header) { return header >> 24; }
@@ -65,7 +65,7 @@ enum hw_opcode {
    HW_OP_LABEL_PUSH = 13,   /* NUL-terminated label text, padded to dwords */
    HW_OP_LABEL_POP = 14,
    HW_OP_LABEL_INSERT = 15, /* NUL-terminated label text, padded to dwords */
-   HW_OP_QUERY_COPY = 16,   /* {src, dst, count, stride, flags}: timestamp query results */
+   HW_OP_QUERY_COPY = 16,   /* {src, dst, stride, count, flags}: timestamp query results */
    HW_OP_LAUNCH = 32,       /* {desc}: run the grid a launch descriptor describes */
    HW_OP_LAUNCH_INDIRECT = 33, /* {desc, grid}: the same, grid size read from GPU memory */
    HW_OP_COUNT = 34
@@ -74,6 +74,9 @@ enum hw_opcode {
 /* SEM_RELEASE and TIMESTAMP flags. */
 #define HW_PKT_FLAG_WFI 0x01u        /* first wait until the channel is idle */
 #define HW_PKT_FLAG_INTERRUPT 0x02u  /* then raise the completion interrupt */
+/* Semaphore words change only through SEM_RELEASE (and host signals):
+ * those are what wake parked acquires and host waiters. Other writes to a
+ * semaphore word (a copy, an inline write) change it silently. */
 
 /*
  * LINK_SLOT: the last packet of each submission's release segment, and the
@@ -224,7 +227,8 @@ static inline uint32_t *hw_emit_fill(uint32_t *p, uint64_t dst, uint64_t size, u
    return p + 1 + HW_PKT_FILL_DWORDS;
 }
 
-/* INLINE_WRITE of size bytes (a multiple of 4, at most 4 * (0xffff - 2)). */
+/* INLINE_WRITE of size bytes: a nonzero multiple of 4, at most
+ * HW_INLINE_WRITE_MAX_BYTES. */
 static inline uint32_t *hw_emit_inline_write(uint32_t *p, uint64_t dst, const void *data,
                                              uint32_t size)
 {
@@ -267,7 +271,9 @@ static inline uint32_t *hw_emit_link_slot(uint32_t *p)
 }
 #define HW_LINK_SLOT_MAX_DWORDS (2u + HW_PKT_LINK_DWORDS)
 
-/* The link word of a slot emitted at p (as returned before emission). */
+/* The link word of a slot whose header is at slot_header: the dword
+ * HW_PKT_LINK_DWORDS + 1 before what hw_emit_link_slot returned (which may
+ * differ from the pointer passed to it, when it inserted a padding NOP). */
 static inline _Atomic uint64_t *hw_link_word(uint32_t *slot_header)
 {
    return (_Atomic uint64_t *)(void *)(slot_header + 1);

@@ -1,4 +1,9 @@
 #include "sg_log.h"
+#include "sg_atomic.h"
+
+#if defined(__SANITIZE_THREAD__)
+_Atomic unsigned sg_fence_word;
+#endif
 
 #include <pthread.h>
 #include <stdarg.h>
