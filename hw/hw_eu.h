@@ -30,11 +30,11 @@ struct hw_program {
    struct hw_program *next;         /* in the GPU's cache */
 };
 
-enum hw_mask_kind { HW_MASK_IF, HW_MASK_LOOP };
+enum hw_mask_kind { HW_MASK_IF, HW_MASK_LOOP, HW_MASK_SWITCH };
 
 struct hw_mask_entry {
    uint64_t saved;     /* exec to restore */
-   uint64_t other;     /* IF: the else lanes; LOOP: lanes that broke out */
+   uint64_t other;     /* IF: the else lanes; LOOP, SWITCH: lanes that broke out */
    uint64_t cont;      /* LOOP: lanes that continued */
    uint32_t kind;
 };

@@ -490,12 +490,15 @@ static inline uint32_t atomic_op32(uint32_t op, atomic_u32 *p, uint32_t v)
 
 /* ---- mask stack ----------------------------------------------------------------- */
 
-/* The innermost loop entry, or NULL. */
-static inline struct hw_mask_entry *innermost_loop(struct hw_warp *wp)
+/* The construct a BRK (levels further out) or a CONT leaves, or NULL. */
+static inline struct hw_mask_entry *target_construct(struct hw_warp *wp, bool cont, uint32_t levels)
 {
    for (uint32_t i = wp->sp; i-- > 0;) {
-      if (wp->stack[i].kind == HW_MASK_LOOP)
-         return &wp->stack[i];
+      uint32_t k = wp->stack[i].kind;
+      if (k == HW_MASK_LOOP || (!cont && k == HW_MASK_SWITCH)) {
+         if (cont || levels-- == 0)
+            return &wp->stack[i];
+      }
    }
    return NULL;
 }
@@ -1031,10 +1034,11 @@ L_BRK:
 L_CONT: {
       uint32_t ta[W];
       uint64_t m = lane_bits(src(wp, IN, IN->a, ta)) & wp->exec;
-      struct hw_mask_entry *loop = innermost_loop(wp);
+      struct hw_mask_entry *loop = target_construct(wp, IN->op == ISA_OP_CONT, IN->mod);
       if (!loop)
-         return fault(cta, wp, PC, -1, "%s outside a loop",
-                      IN->op == ISA_OP_BRK ? "BRK" : "CONT");
+         return fault(cta, wp, PC, -1, "%s outside a %s",
+                      IN->op == ISA_OP_BRK ? "BRK" : "CONT",
+                      IN->op == ISA_OP_BRK ? "loop or switch" : "loop");
       if (IN->op == ISA_OP_BRK)
          loop->other |= m;
       else
@@ -1063,6 +1067,18 @@ L_ENDLOOP: {
          BACK_EDGE(IN->imm);
       set_exec(wp, loop->other & wp->alive);
       wp->sp--;
+      NEXT;
+   }
+L_SWITCH:
+   if (wp->sp == cta->prog->header.stack_depth)
+      return fault(cta, wp, PC, -1, "mask stack overflow (depth %u)", wp->sp);
+   wp->stack[wp->sp++] = (struct hw_mask_entry){.saved = wp->exec, .kind = HW_MASK_SWITCH};
+   NEXT;
+L_ENDSWITCH: {
+      if (wp->sp == 0 || wp->stack[wp->sp - 1].kind != HW_MASK_SWITCH)
+         return fault(cta, wp, PC, -1, "ENDSWITCH outside a switch");
+      wp->sp--;
+      set_exec(wp, (wp->exec | wp->stack[wp->sp].other) & wp->alive);
       NEXT;
    }
 L_RET: {

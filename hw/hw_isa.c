@@ -412,8 +412,10 @@ bool isa_program_validate(const struct isa_program_header *h, uint64_t size, cha
             return false;
          }
       }
-      if (is_flow((enum isa_op)in->op) && in->op != ISA_OP_EXIT && in->op != ISA_OP_LOOP &&
-          in->op != ISA_OP_ENDIF && in->imm >= h->inst_count) {
+      bool targetless = in->op == ISA_OP_EXIT || in->op == ISA_OP_LOOP ||
+                        in->op == ISA_OP_ENDIF || in->op == ISA_OP_SWITCH ||
+                        in->op == ISA_OP_ENDSWITCH;
+      if (is_flow((enum isa_op)in->op) && !targetless && in->imm >= h->inst_count) {
          snprintf(err, err_size, "branch target %u of pc %u is outside the program", in->imm, pc);
          return false;
       }
@@ -547,9 +549,10 @@ static void size_program(struct asm_state *st)
          if (isa_opnd_kind(ops[k]) == ISA_OPND_UREG && end > u)
             u = end;
       }
-      if (in->op == ISA_OP_IF || in->op == ISA_OP_LOOP)
+      if (in->op == ISA_OP_IF || in->op == ISA_OP_LOOP || in->op == ISA_OP_SWITCH)
          depth = ++cur > depth ? cur : depth;
-      else if ((in->op == ISA_OP_ENDIF || in->op == ISA_OP_ENDLOOP) && cur)
+      else if ((in->op == ISA_OP_ENDIF || in->op == ISA_OP_ENDLOOP ||
+                in->op == ISA_OP_ENDSWITCH) && cur)
          cur--;
    }
    if (!st->vregs_set)

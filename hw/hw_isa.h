@@ -10,8 +10,11 @@
  * vN+1). Booleans are 32-bit 0 or 1.
  *
  * Control flow is structured: an execution mask (exec) says which lanes
- * run, and IF/ELSE/ENDIF and LOOP/BRK/CONT/CONTJOIN/ENDLOOP keep the masks
- * to restore on a per-warp stack whose depth the program header declares.
+ * run, and IF/ELSE/ENDIF, LOOP/BRK/CONT/CONTJOIN/ENDLOOP and
+ * SWITCH/ENDSWITCH keep the masks to restore on a per-warp stack whose
+ * depth the program header declares. BRK leaves the innermost breakable
+ * construct (loop or switch), or with mod = n the n-th one further out;
+ * CONT goes to the innermost loop's continue point, past any switch.
  * `alive` holds the lanes that have not returned; every restore is masked
  * with it. Instructions compute every lane, active or not; only active
  * lanes' results are written.
@@ -123,6 +126,8 @@ struct isa_inst {
    X(LOOP, FLOW, 0) X(BRK, FLOW, 1) X(CONT, FLOW, 1) X(CONTJOIN, FLOW, 0)       \
    X(ENDLOOP, FLOW, 0)                                                          \
    X(RET, FLOW, 1)       /* lanes where a != 0 return; then like BRK to imm */  \
+   X(SWITCH, FLOW, 0)    /* opens a breakable construct (a switch) */           \
+   X(ENDSWITCH, FLOW, 0) /* closes it: lanes that broke out rejoin */          \
    X(JMP, FLOW, 0)       /* unconditional, all lanes */                         \
    X(BRA_U, FLOW, 1)     /* jump if uniform a != 0 */                           \
    X(EXIT, FLOW, 0)      /* the warp is done */                                 \
