@@ -128,41 +128,53 @@ static struct hw_program *decode(struct hw_gpu *gpu, uint64_t va, uint64_t id, c
    return p;
 }
 
-/* Drops unused programs when the cache is full; cache lock held. */
+/* Drops the least recently used unreferenced programs while the cache is
+ * over its size (the list is in most-recently-used order); cache lock
+ * held. Programs still running keep their place. */
 static void trim_cache(struct hw_eu *eu)
 {
-   for (struct hw_program **pp = &eu->programs; *pp && eu->program_count > HW_PROGRAM_CACHE;) {
-      struct hw_program *p = *pp;
-      if (atomic_load(&p->refs) == 1) {
-         *pp = p->next;
-         eu->program_count--;
-         program_unref(p);
-      } else {
-         pp = &p->next;
+   while (eu->program_count > HW_PROGRAM_CACHE) {
+      struct hw_program **victim = NULL;
+      for (struct hw_program **pp = &eu->programs; *pp; pp = &(*pp)->next) {
+         if (atomic_load(&(*pp)->refs) == 1)
+            victim = pp;
       }
+      if (!victim)
+         return;
+      struct hw_program *p = *victim;
+      *victim = p->next;
+      eu->program_count--;
+      program_unref(p);
    }
 }
 
-/* The decoded program for (va, id), with a reference for the caller. */
+/* The decoded program for (va, id), with a reference for the caller. The
+ * reference is taken before trimming, so the new program is never the one
+ * evicted. */
 static struct hw_program *get_program(struct hw_gpu *gpu, uint64_t va, uint64_t id, char *err,
                                       size_t err_size)
 {
    struct hw_eu *eu = &gpu->eu;
    pthread_mutex_lock(&eu->cache_lock);
-   struct hw_program *p = eu->programs;
-   while (p && (p->va != va || p->id != id))
-      p = p->next;
-   if (!p) {
+   struct hw_program **pp = &eu->programs;
+   while (*pp && ((*pp)->va != va || (*pp)->id != id))
+      pp = &(*pp)->next;
+   struct hw_program *p = *pp;
+   if (p) {
+      *pp = p->next;   /* move to the front: most recently used */
+      p->next = eu->programs;
+      eu->programs = p;
+      atomic_fetch_add(&p->refs, 1);
+   } else {
       p = decode(gpu, va, id, err, err_size);
       if (p) {
+         atomic_fetch_add(&p->refs, 1);
          p->next = eu->programs;
          eu->programs = p;
          eu->program_count++;
          trim_cache(eu);
       }
    }
-   if (p)
-      atomic_fetch_add(&p->refs, 1);
    pthread_mutex_unlock(&eu->cache_lock);
    return p;
 }

@@ -802,6 +802,20 @@ L_S2R: {
 L_LDG: {
       uint32_t n = ISA_MEM_WIDTH(IN->mod);
       uint32_t i = isa_opnd_index(IN->dst);
+      if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {
+         /* A uniform load: one access, at the first active lane's address. */
+         if (!wp->exec)
+            NEXT;
+         uint32_t l = first_lane(wp->exec);
+         uint64_t addr = lane_addr64(wp, IN, l);
+         uint32_t *p = global_ptr(cta, addr, 4 * n);
+         if (!p)
+            return fault(cta, wp, PC, (int)l, "global load of %u bytes at 0x%llx: %s", 4 * n,
+                         (unsigned long long)addr, addr & 3 ? "misaligned" : "invalid address");
+         for (uint32_t k = 0; k < n; k++)
+            wp->u[i + k] = atomic_load_explicit((atomic_u32 *)(p + k), memory_order_relaxed);
+         NEXT;
+      }
       for (uint64_t m = wp->exec; m; m &= m - 1) {
          uint32_t l = first_lane(m);
          uint64_t addr = lane_addr64(wp, IN, l);
@@ -838,6 +852,7 @@ L_LDP: {
       bool shared = IN->op == ISA_OP_LDS;
       uint32_t n = ISA_MEM_WIDTH(IN->mod);
       uint32_t i = isa_opnd_index(IN->dst);
+      bool uniform = isa_opnd_kind(IN->dst) == ISA_OPND_UREG;
       for (uint64_t m = wp->exec; m; m &= m - 1) {
          uint32_t l = first_lane(m);
          uint32_t addr = lane_addr32(wp, IN, l);
@@ -847,7 +862,9 @@ L_LDP: {
                          shared ? "shared" : "private", 4 * n, addr,
                          addr & 3 ? "misaligned" : "out of range");
          for (uint32_t k = 0; k < n; k++)
-            memcpy(&wp->v[(i + k) * W + l], p + 4 * k, 4);
+            memcpy(uniform ? &wp->u[i + k] : &wp->v[(i + k) * W + l], p + 4 * k, 4);
+         if (uniform)
+            break;   /* one access, at the first active lane's address */
       }
       NEXT;
    }

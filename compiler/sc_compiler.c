@@ -1,0 +1,109 @@
+/*
+ * The compiler's pipeline: validate (cached) -> specialize and optimize ->
+ * parse -> translate (with the divergence analysis) -> allocate registers
+ * -> encode. Every stage is timed.
+ */
+#include "sc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC, &ts);
+   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static bool valid_width(uint32_t w)
+{
+   return w == 8 || w == 16 || w == 32 || w == 64;
+}
+
+/* The workgroup size: LocalSize, LocalSizeId, or the WorkgroupSize
+ * built-in constant, which wins (SPIR-V "WorkgroupSize"). */
+static void local_size(const struct sc_module *m, uint32_t out[3], struct sc_error *e)
+{
+   for (int i = 0; i < 3; i++) {
+      out[i] = m->local_size[i];
+      uint32_t id = m->local_size_id[i];
+      if (id) {
+         if (id >= m->bound || m->ids[id].opcode != SpvOpConstant)
+            sc_fail(e, "LocalSizeId operand %u is not a constant", id);
+         out[i] = m->words[m->ids[id].def + 3];
+      }
+   }
+   uint32_t wg = m->workgroup_size_id;
+   if (wg && m->ids[wg].opcode == SpvOpConstantComposite && (m->words[m->ids[wg].def] >> 16) >= 6) {
+      for (int i = 0; i < 3; i++) {
+         uint32_t c = m->words[m->ids[wg].def + 3 + i];
+         if (c < m->bound && m->ids[c].opcode == SpvOpConstant)
+            out[i] = m->words[m->ids[c].def + 3];
+      }
+   }
+   uint64_t n = (uint64_t)out[0] * out[1] * out[2];
+   if (n == 0 || n > 1024)
+      sc_fail(e, "workgroup size %ux%ux%u is not between 1 and 1024 invocations", out[0], out[1],
+              out[2]);
+}
+
+bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_options *opts,
+                struct sc_program *out, char *err, size_t err_size)
+{
+   memset(out, 0, sizeof(*out));
+   struct sc_error e = {.text = err, .size = err_size};
+   struct sc_module m = {0};
+   struct sc_mir mir = {0};
+   uint32_t *optimized = NULL;
+   err[0] = '\0';
+   if (setjmp(e.jump)) {
+      sc_module_free(&m);
+      sc_mir_free(&mir);
+      free(optimized);
+      return false;
+   }
+   if (!valid_width(opts->warp_width))
+      sc_fail(&e, "subgroup size %u is not 8, 16, 32 or 64", opts->warp_width);
+   if (!words || word_count < 5 || words[0] != SpvMagicNumber)
+      sc_fail(&e, "invalid SPIR-V: not a SPIR-V module (%zu words)", word_count);
+   double t0 = now_ms();
+   if (opts->validate)
+      sc_validate(words, word_count, &e);
+   double t1 = now_ms();
+   size_t count;
+   char why[512];
+   optimized = sc_optimize(words, word_count, opts->spec, opts->spec_count, opts->optimize, &count,
+                           why, sizeof(why));
+   if (!optimized)
+      sc_fail(&e, "%s", why);
+   double t2 = now_ms();
+   sc_parse(&m, optimized, count, opts->entry_point ? opts->entry_point : "main", &e);
+   local_size(&m, out->local_size, &e);
+   sc_translate(&m, opts, &mir, &e);
+   double t3 = now_ms();
+   uint32_t vregs, uregs;
+   sc_regalloc(&mir, &e, &vregs, &uregs);
+   double t4 = now_ms();
+   out->image = sc_encode(&mir, opts->warp_width, vregs, uregs, &out->size, &e);
+   double t5 = now_ms();
+   out->shared_bytes = mir.shared_bytes;
+   out->private_bytes = mir.private_bytes;
+   out->vreg_count = vregs;
+   out->uses_barrier = mir.uses_barrier;
+   out->ms_validate = t1 - t0;
+   out->ms_optimize = t2 - t1;
+   out->ms_translate = t3 - t2;
+   out->ms_regalloc = t4 - t3;
+   out->ms_encode = t5 - t4;
+   sc_module_free(&m);
+   sc_mir_free(&mir);
+   free(optimized);
+   return true;
+}
+
+void sc_program_free(struct sc_program *p)
+{
+   free(p->image);
+   memset(p, 0, sizeof(*p));
+}

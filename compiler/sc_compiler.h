@@ -1,0 +1,87 @@
+/*
+ * The shader compiler: SPIR-V compute shaders to softgpu ISA programs
+ * (hw/hw_isa.h). Depends only on the ISA header and SPIRV-Tools/Headers.
+ *
+ * The driver and the compiler agree on how a program reaches its
+ * resources, the root table every launch points at:
+ *   [SC_ROOT_PUSH_OFFSET]     push constants, SC_ROOT_PUSH_BYTES
+ *   [SC_ROOT_SETS_OFFSET]     the GPU address of each descriptor set (u64)
+ *   [SC_ROOT_DYNAMIC_OFFSET]  dynamic buffer offsets (u32), in the order
+ *                             sc_binding::dynamic_index gives
+ * A buffer descriptor in a set's memory is {u64 address, u64 range}.
+ */
+#ifndef SC_COMPILER_H
+#define SC_COMPILER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SC_ROOT_PUSH_OFFSET 0u
+#define SC_ROOT_PUSH_BYTES 256u
+#define SC_ROOT_SETS_OFFSET 256u
+#define SC_MAX_SETS 8u
+#define SC_ROOT_DYNAMIC_OFFSET (SC_ROOT_SETS_OFFSET + 8u * SC_MAX_SETS)
+#define SC_MAX_DYNAMIC 32u
+#define SC_ROOT_BYTES (SC_ROOT_DYNAMIC_OFFSET + 4u * SC_MAX_DYNAMIC)
+#define SC_DESCRIPTOR_BYTES 16u
+
+enum sc_descriptor_kind {
+   SC_DESC_STORAGE_BUFFER,
+   SC_DESC_UNIFORM_BUFFER,
+   SC_DESC_STORAGE_BUFFER_DYNAMIC,
+   SC_DESC_UNIFORM_BUFFER_DYNAMIC,
+};
+
+struct sc_binding {
+   uint32_t binding;
+   enum sc_descriptor_kind kind;
+   uint32_t count;            /* array elements */
+   uint32_t offset;           /* byte offset of its first descriptor in the set */
+   uint32_t dynamic_index;    /* dynamic kinds: first index into the dynamic offsets */
+};
+
+struct sc_set_layout {
+   uint32_t binding_count;
+   const struct sc_binding *bindings;
+};
+
+struct sc_spec_value {
+   uint32_t id;               /* SpecId */
+   uint32_t size;             /* 1 (bool), 4 or 8 bytes */
+   uint64_t value;
+};
+
+struct sc_options {
+   const char *entry_point;
+   uint32_t warp_width;       /* 8, 16, 32 or 64: the subgroup size */
+   uint32_t set_count;        /* layouts for sets 0 .. set_count-1 */
+   const struct sc_set_layout *sets;
+   uint32_t spec_count;
+   const struct sc_spec_value *spec;
+   bool robust_buffer_access; /* out-of-range buffer reads return 0, writes dropped */
+   bool validate;             /* run the SPIR-V validator (its verdict is cached by hash) */
+   bool optimize;             /* run the SPIRV-Tools optimizer */
+};
+
+struct sc_program {
+   void *image;               /* struct isa_program_header, code, line table */
+   size_t size;
+   uint32_t local_size[3];
+   uint32_t shared_bytes;     /* per workgroup */
+   uint32_t private_bytes;    /* per invocation */
+   uint32_t vreg_count;
+   bool uses_barrier;
+   /* Where the time went, in milliseconds. */
+   double ms_validate, ms_optimize, ms_translate, ms_regalloc, ms_encode;
+};
+
+/* Compiles one entry point. Returns true and fills out, or false with a
+ * message naming the problem (invalid SPIR-V, an unsupported capability or
+ * instruction, a resource the layout does not describe, ...). Never crashes
+ * on bad input. */
+bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_options *opts,
+                struct sc_program *out, char *err, size_t err_size);
+void sc_program_free(struct sc_program *p);
+
+#endif

@@ -1,0 +1,86 @@
+// The one C++ file: a thin shim with a C interface over SPIRV-Tools'
+// optimizer, whose API Debian 12 ships for C++ only. It applies the
+// specialization constants, then the optimization passes.
+#include <spirv-tools/optimizer.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "sc_opt.h"
+
+namespace {
+
+// Passes that make the module what the translator expects (one function,
+// SSA values instead of local variables) and cheaper to run.
+void register_passes(spvtools::Optimizer &opt, bool optimize)
+{
+   opt.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass());
+   opt.RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
+   opt.RegisterPass(spvtools::CreateInlineExhaustivePass());
+   opt.RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
+   if (optimize) {
+      opt.RegisterPerformancePasses();
+   } else {
+      opt.RegisterPass(spvtools::CreateScalarReplacementPass());
+      opt.RegisterPass(spvtools::CreateSSARewritePass());
+      opt.RegisterPass(spvtools::CreateAggressiveDCEPass());
+   }
+}
+
+}  // namespace
+
+extern "C" uint32_t *sc_optimize(const uint32_t *words, size_t count,
+                                 const struct sc_spec_value *spec, uint32_t spec_count,
+                                 bool optimize, size_t *out_count, char *err, size_t err_size)
+{
+   try {
+      spvtools::Optimizer opt(SPV_ENV_VULKAN_1_3);
+      std::string messages;
+      opt.SetMessageConsumer([&messages](spv_message_level_t level, const char *, const spv_position_t &,
+                                         const char *m) {
+         if (level <= SPV_MSG_ERROR)
+            messages += m ? m : "";
+      });
+      std::unordered_map<uint32_t, std::vector<uint32_t>> values;
+      for (uint32_t i = 0; i < spec_count; i++) {
+         std::vector<uint32_t> bits;
+         if (spec[i].size == 8) {
+            bits.push_back(static_cast<uint32_t>(spec[i].value));
+            bits.push_back(static_cast<uint32_t>(spec[i].value >> 32));
+         } else {
+            bits.push_back(static_cast<uint32_t>(spec[i].value));
+         }
+         values[spec[i].id] = bits;
+      }
+      if (!values.empty())
+         opt.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(values));
+      register_passes(opt, optimize);
+      spv_optimizer_options options = spvOptimizerOptionsCreate();
+      spvOptimizerOptionsSetRunValidator(options, false);   // validated already, and cached
+      std::vector<uint32_t> out;
+      bool ok = opt.Run(words, count, &out, options);
+      spvOptimizerOptionsDestroy(options);
+      if (!ok) {
+         std::snprintf(err, err_size, "the SPIR-V optimizer failed: %s", messages.c_str());
+         return nullptr;
+      }
+      uint32_t *result = static_cast<uint32_t *>(std::malloc(out.size() * sizeof(uint32_t)));
+      if (!result) {
+         std::snprintf(err, err_size, "out of memory");
+         return nullptr;
+      }
+      std::memcpy(result, out.data(), out.size() * sizeof(uint32_t));
+      *out_count = out.size();
+      return result;
+   } catch (const std::exception &ex) {
+      std::snprintf(err, err_size, "the SPIR-V optimizer failed: %s", ex.what());
+      return nullptr;
+   } catch (...) {
+      std::snprintf(err, err_size, "the SPIR-V optimizer failed");
+      return nullptr;
+   }
+}

@@ -1,0 +1,228 @@
+/*
+ * Register allocation: live intervals over the linear code, extended over
+ * loops, then linear scan over the vector and the uniform register files.
+ *
+ * Linear order is a sound basis under SIMT execution because writes are
+ * masked: a lane's registers only change while that lane is active, so a
+ * lane sees exactly the interval semantics of its own path. Uniform
+ * registers are shared by all lanes, but only warp-invariant values live
+ * there, and values that could differ between lanes after divergent loop
+ * exits are never uniform (the divergence analysis sees to that).
+ */
+#include "sc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Memory and atomic instructions take no immediate operand, and an
+ * instruction has one immediate field: extra immediates go through a
+ * uniform register first. */
+static void legalize(struct sc_mir *mir, struct sc_error *e)
+{
+   uint32_t extra = 0;
+   for (uint32_t i = 0; i < mir->count; i++) {
+      const struct sc_minst *in = &mir->code[i];
+      enum isa_class cls = isa_op_info[in->op].cls;
+      bool field_busy = cls == ISA_CLASS_MEM || cls == ISA_CLASS_ATOMIC || cls == ISA_CLASS_FLOW ||
+                        in->imm != 0;
+      const struct sc_opnd *ops[3] = {&in->a, &in->b, &in->c};
+      bool have = false;
+      uint32_t value = 0;
+      for (int k = 0; k < 3; k++) {
+         if (ops[k]->kind != SC_IMM)
+            continue;
+         if (field_busy || (have && ops[k]->value != value))
+            extra++;
+         else
+            have = true, value = ops[k]->value;
+      }
+   }
+   if (!extra)
+      return;
+   struct sc_minst *code = malloc((mir->count + extra) * sizeof(*code));
+   if (!code)
+      sc_fail(e, "out of memory");
+   uint32_t *moved = malloc((mir->count + 1) * sizeof(*moved));   /* old index -> new */
+   if (!moved) {
+      free(code);
+      sc_fail(e, "out of memory");
+   }
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < mir->count; i++) {
+      struct sc_minst in = mir->code[i];
+      enum isa_class cls = isa_op_info[in.op].cls;
+      bool field_busy = cls == ISA_CLASS_MEM || cls == ISA_CLASS_ATOMIC || cls == ISA_CLASS_FLOW ||
+                        in.imm != 0;
+      struct sc_opnd *ops[3] = {&in.a, &in.b, &in.c};
+      bool have = false;
+      uint32_t value = 0;
+      /* Labels point at instruction indices: moves go before, so a label
+       * at i now points at the first move (same control flow). */
+      moved[i] = n;
+      for (int k = 0; k < 3; k++) {
+         if (ops[k]->kind != SC_IMM)
+            continue;
+         if (field_busy || (have && ops[k]->value != value)) {
+            if (mir->reg_count == mir->reg_capacity) {
+               uint32_t cap = mir->reg_capacity ? mir->reg_capacity * 2 : 64;
+               struct sc_vreg *r = realloc(mir->regs, cap * sizeof(*r));
+               if (!r) {
+                  free(code);
+                  free(moved);
+                  sc_fail(e, "out of memory");
+               }
+               mir->regs = r;
+               mir->reg_capacity = cap;
+            }
+            uint32_t reg = mir->reg_count++;
+            mir->regs[reg] = (struct sc_vreg){.size = 1, .uniform = true, .start = -1, .end = -1};
+            code[n++] = (struct sc_minst){.op = ISA_OP_MOV, .dst = sc_reg(reg), .a = *ops[k],
+                                          .label = UINT32_MAX, .line = in.line};
+            *ops[k] = sc_reg(reg);
+         } else {
+            have = true;
+            value = ops[k]->value;
+         }
+      }
+      code[n++] = in;
+   }
+   moved[mir->count] = n;
+   for (uint32_t l = 0; l < mir->label_count; l++) {
+      if (mir->labels[l] <= mir->count)
+         mir->labels[l] = moved[mir->labels[l]];
+   }
+   free(moved);
+   free(mir->code);
+   mir->code = code;
+   mir->count = mir->capacity = n;
+}
+
+static void touch(struct sc_mir *mir, const struct sc_opnd *o, int32_t i)
+{
+   if (o->kind != SC_REG)
+      return;
+   struct sc_vreg *r = &mir->regs[o->value];
+   if (r->start < 0 || i < r->start)
+      r->start = i;
+   if (i > r->end)
+      r->end = i;
+}
+
+/* A value live into a loop (defined before it, used in it) is live through
+ * the whole loop: later iterations use it again. */
+static bool extend_over_loops(struct sc_mir *mir)
+{
+   bool changed = false;
+   int32_t starts[64];
+   int depth = 0;
+   for (uint32_t i = 0; i < mir->count; i++) {
+      uint16_t op = mir->code[i].op;
+      if (op == ISA_OP_LOOP && depth < 64) {
+         starts[depth++] = (int32_t)i;
+      } else if (op == ISA_OP_ENDLOOP && depth > 0) {
+         int32_t s = starts[--depth], e = (int32_t)i;
+         for (uint32_t r = 0; r < mir->reg_count; r++) {
+            struct sc_vreg *v = &mir->regs[r];
+            if (v->start >= 0 && v->start < s && v->end >= s && v->end < e) {
+               v->end = e;
+               changed = true;
+            }
+         }
+      }
+   }
+   return changed;
+}
+
+static int by_start(const void *a, const void *b, void *regs)
+{
+   const struct sc_vreg *r = regs;
+   int32_t x = r[*(const uint32_t *)a].start, y = r[*(const uint32_t *)b].start;
+   return (x > y) - (x < y);
+}
+
+struct file {
+   int32_t busy_until[ISA_MAX_VREGS];   /* last instruction of the value there, -1: free */
+   uint32_t high;                       /* registers used */
+};
+
+static int32_t take(struct file *f, uint32_t size, int32_t start, int32_t end)
+{
+   for (uint32_t p = 0; p + size <= ISA_MAX_VREGS; p++) {
+      bool ok = true;
+      for (uint32_t k = 0; k < size && ok; k++)
+         ok = f->busy_until[p + k] < start;
+      if (!ok)
+         continue;
+      for (uint32_t k = 0; k < size; k++)
+         f->busy_until[p + k] = end;
+      if (p + size > f->high)
+         f->high = p + size;
+      return (int32_t)p;
+   }
+   return -1;
+}
+
+static void sort_by_start(uint32_t *order, uint32_t n, struct sc_vreg *regs)
+{
+   /* insertion sort is fine: registers come out mostly in start order */
+   for (uint32_t i = 1; i < n; i++) {
+      uint32_t x = order[i];
+      uint32_t j = i;
+      while (j > 0 && by_start(&order[j - 1], &x, regs) > 0) {
+         order[j] = order[j - 1];
+         j--;
+      }
+      order[j] = x;
+   }
+}
+
+void sc_regalloc(struct sc_mir *mir, struct sc_error *e, uint32_t *vregs, uint32_t *uregs)
+{
+   legalize(mir, e);
+   for (uint32_t r = 0; r < mir->reg_count; r++)
+      mir->regs[r].start = mir->regs[r].end = -1;
+   for (uint32_t i = 0; i < mir->count; i++) {
+      const struct sc_minst *in = &mir->code[i];
+      touch(mir, &in->dst, (int32_t)i);
+      touch(mir, &in->a, (int32_t)i);
+      touch(mir, &in->b, (int32_t)i);
+      touch(mir, &in->c, (int32_t)i);
+   }
+   for (int guard = 0; guard < 64 && extend_over_loops(mir); guard++)
+      ;
+   uint32_t *order = malloc((mir->reg_count ? mir->reg_count : 1) * sizeof(*order));
+   struct file *vf = malloc(sizeof(*vf)), *uf = malloc(sizeof(*uf));
+   if (!order || !vf || !uf) {
+      free(order);
+      free(vf);
+      free(uf);
+      sc_fail(e, "out of memory");
+   }
+   uint32_t n = 0;
+   for (uint32_t r = 0; r < mir->reg_count; r++) {
+      if (mir->regs[r].start >= 0)
+         order[n++] = r;
+   }
+   sort_by_start(order, n, mir->regs);
+   memset(vf->busy_until, 0xff, sizeof(vf->busy_until));
+   memset(uf->busy_until, 0xff, sizeof(uf->busy_until));
+   vf->high = uf->high = 0;
+   for (uint32_t i = 0; i < n; i++) {
+      struct sc_vreg *v = &mir->regs[order[i]];
+      int32_t p = take(v->uniform ? uf : vf, v->size, v->start, v->end);
+      if (p < 0) {
+         bool uniform = v->uniform;
+         free(order);
+         free(vf);
+         free(uf);
+         sc_fail(e, "the shader needs more than %u %s registers at once", ISA_MAX_VREGS,
+                 uniform ? "uniform" : "vector");
+      }
+      v->phys = (uint32_t)p;
+   }
+   *vregs = vf->high;
+   *uregs = uf->high;
+   free(order);
+   free(vf);
+   free(uf);
+}

@@ -1,0 +1,347 @@
+/*
+ * SPIR-V parsing: one pass over the module records where every id is
+ * defined and how it is decorated, checks capabilities, extensions and the
+ * entry point. Every id, offset and count is bounds-checked, because even
+ * validated input may be truncated or hostile when validation is skipped.
+ */
+#define SPV_ENABLE_UTILITY_CODE
+#include "sc_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* SPIRV-Headers defines this with C99 "inline"; this is its one definition. */
+extern inline void SpvHasResultAndType(SpvOp opcode, bool *hasResult, bool *hasResultType);
+
+#define SC_MAX_BOUND (1u << 22)
+
+_Noreturn void sc_fail(struct sc_error *e, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(e->text, e->size, fmt, ap);
+   va_end(ap);
+   longjmp(e->jump, 1);
+}
+
+static const char *capability_name(uint32_t c)
+{
+   switch (c) {
+   case SpvCapabilityFloat64: return "Float64";
+   case SpvCapabilityFloat16: return "Float16";
+   case SpvCapabilityInt16: return "Int16";
+   case SpvCapabilityInt8: return "Int8";
+   case SpvCapabilityImageBasic: return "ImageBasic";
+   case SpvCapabilitySampled1D: return "Sampled1D";
+   case SpvCapabilityStorageImageExtendedFormats: return "StorageImageExtendedFormats";
+   case SpvCapabilityVariablePointers: return "VariablePointers";
+   case SpvCapabilityVariablePointersStorageBuffer: return "VariablePointersStorageBuffer";
+   case SpvCapabilityStorageBuffer16BitAccess: return "StorageBuffer16BitAccess";
+   case SpvCapabilityStorageBuffer8BitAccess: return "StorageBuffer8BitAccess";
+   case SpvCapabilityGroupNonUniformClustered: return "GroupNonUniformClustered";
+   case SpvCapabilityGroupNonUniformQuad: return "GroupNonUniformQuad";
+   case SpvCapabilityAtomicFloat32AddEXT: return "AtomicFloat32AddEXT";
+   case SpvCapabilityDotProduct: return "DotProduct";
+   case SpvCapabilityGeometry: return "Geometry";
+   case SpvCapabilityTessellation: return "Tessellation";
+   case SpvCapabilityAddresses: return "Addresses";
+   case SpvCapabilityKernel: return "Kernel";
+   default: return NULL;
+   }
+}
+
+/* Capabilities softgpu's compiler and execution units implement. */
+static bool capability_supported(uint32_t c)
+{
+   switch (c) {
+   case SpvCapabilityShader:
+   case SpvCapabilityMatrix:
+   case SpvCapabilityInt64:
+   case SpvCapabilityInt64Atomics:
+   case SpvCapabilityGroupNonUniform:
+   case SpvCapabilityGroupNonUniformVote:
+   case SpvCapabilityGroupNonUniformArithmetic:
+   case SpvCapabilityGroupNonUniformBallot:
+   case SpvCapabilityGroupNonUniformShuffle:
+   case SpvCapabilityGroupNonUniformShuffleRelative:
+   case SpvCapabilityVulkanMemoryModel:
+   case SpvCapabilityVulkanMemoryModelDeviceScope:
+   case SpvCapabilityPhysicalStorageBufferAddresses:
+      return true;
+   default:
+      return false;
+   }
+}
+
+static bool extension_supported(const char *name)
+{
+   static const char *const ok[] = {
+      "SPV_KHR_storage_buffer_storage_class", "SPV_KHR_physical_storage_buffer",
+      "SPV_KHR_vulkan_memory_model", "SPV_KHR_non_semantic_info",
+      "SPV_EXT_physical_storage_buffer", "SPV_KHR_shader_draw_parameters",
+   };
+   for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+      if (strcmp(name, ok[i]) == 0)
+         return true;
+   }
+   return false;
+}
+
+/* A literal string operand starting at word w of an instruction ending at
+ * end; NULL if it is not NUL-terminated inside the instruction. */
+static const char *literal_string(const struct sc_module *m, uint32_t w, uint32_t end)
+{
+   if (w >= end)
+      return NULL;
+   const char *s = (const char *)&m->words[w];
+   size_t max = (size_t)(end - w) * 4;
+   return memchr(s, '\0', max) ? s : NULL;
+}
+
+static struct sc_id *id_at(struct sc_module *m, uint32_t id, struct sc_error *e)
+{
+   if (id == 0 || id >= m->bound)
+      sc_fail(e, "invalid SPIR-V: id %u is out of range (bound %u)", id, m->bound);
+   return &m->ids[id];
+}
+
+static void decorate(struct sc_module *m, uint32_t at, uint32_t len, struct sc_error *e)
+{
+   if (len < 3)
+      sc_fail(e, "invalid SPIR-V: truncated OpDecorate");
+   struct sc_id *id = id_at(m, m->words[at + 1], e);
+   uint32_t deco = m->words[at + 2];
+   uint32_t value = len > 3 ? m->words[at + 3] : 0;
+   switch (deco) {
+   case SpvDecorationBuiltIn: id->builtin = value + 1; break;
+   case SpvDecorationDescriptorSet: id->set = value, id->has_set = true; break;
+   case SpvDecorationBinding: id->binding = value, id->has_binding = true; break;
+   case SpvDecorationBlock: id->block = true; break;
+   case SpvDecorationBufferBlock: id->buffer_block = true; break;
+   case SpvDecorationArrayStride: id->array_stride = value; break;
+   case SpvDecorationSpecId: id->spec_id = value + 1; break;
+   case SpvDecorationNonWritable: id->non_writable = true; break;
+   default: break;
+   }
+}
+
+static void member_decorate(struct sc_module *m, uint32_t at, uint32_t len, struct sc_error *e)
+{
+   if (len < 4)
+      sc_fail(e, "invalid SPIR-V: truncated OpMemberDecorate");
+   struct sc_id *id = id_at(m, m->words[at + 1], e);
+   uint32_t member = m->words[at + 2], deco = m->words[at + 3];
+   uint32_t value = len > 4 ? m->words[at + 4] : 0;
+   if (member >= 16384)
+      sc_fail(e, "invalid SPIR-V: member %u decorated", member);
+   if (member >= id->member_count) {
+      uint32_t n = member + 1;
+      struct sc_member_deco *d = realloc(id->members, n * sizeof(*d));
+      if (!d)
+         sc_fail(e, "out of memory");
+      memset(d + id->member_count, 0, (n - id->member_count) * sizeof(*d));
+      id->members = d;
+      id->member_count = n;
+   }
+   struct sc_member_deco *d = &id->members[member];
+   switch (deco) {
+   case SpvDecorationOffset: d->offset = value; break;
+   case SpvDecorationMatrixStride: d->matrix_stride = value; break;
+   case SpvDecorationRowMajor: d->row_major = true; break;
+   case SpvDecorationColMajor: d->row_major = false; break;
+   case SpvDecorationBuiltIn: d->builtin = value + 1; break;
+   default: break;
+   }
+}
+
+static void header(struct sc_module *m, struct sc_error *e)
+{
+   if (m->count < 5)
+      sc_fail(e, "invalid SPIR-V: %u words is too short for a module header", m->count);
+   if (m->words[0] != SpvMagicNumber)
+      sc_fail(e, "invalid SPIR-V: wrong magic number 0x%08x", m->words[0]);
+   m->bound = m->words[3];
+   if (m->bound == 0 || m->bound > SC_MAX_BOUND)
+      sc_fail(e, "invalid SPIR-V: id bound %u", m->bound);
+   m->ids = calloc(m->bound, sizeof(*m->ids));
+   if (!m->ids)
+      sc_fail(e, "out of memory for %u ids", m->bound);
+}
+
+static void entry_point(struct sc_module *m, uint32_t at, uint32_t len, const char *entry,
+                        struct sc_error *e)
+{
+   if (len < 4)
+      sc_fail(e, "invalid SPIR-V: truncated OpEntryPoint");
+   const char *name = literal_string(m, at + 3, at + len);
+   if (!name)
+      sc_fail(e, "invalid SPIR-V: entry point name not terminated");
+   if (m->words[at + 1] == SpvExecutionModelGLCompute && strcmp(name, entry) == 0)
+      m->entry_function = m->words[at + 2];
+}
+
+static void execution_mode(struct sc_module *m, uint32_t at, uint32_t len, bool with_ids,
+                           struct sc_error *e)
+{
+   if (len < 3)
+      sc_fail(e, "invalid SPIR-V: truncated OpExecutionMode");
+   if (m->words[at + 1] != m->entry_function)
+      return;
+   switch (m->words[at + 2]) {
+   case SpvExecutionModeLocalSize:
+   case SpvExecutionModeLocalSizeId:
+      if (len < 6)
+         sc_fail(e, "invalid SPIR-V: truncated LocalSize");
+      for (int i = 0; i < 3; i++) {
+         if (with_ids)
+            m->local_size_id[i] = m->words[at + 3 + i];
+         else
+            m->local_size[i] = m->words[at + 3 + i];
+      }
+      break;
+   case SpvExecutionModeLocalSizeHint:
+   case SpvExecutionModeSubgroupUniformControlFlowKHR:
+   case SpvExecutionModeDenormPreserve:
+   case SpvExecutionModeSignedZeroInfNanPreserve:
+      break;
+   default:
+      sc_fail(e, "unsupported execution mode %u", m->words[at + 2]);
+   }
+}
+
+/* Module-level instructions: capabilities, imports, the entry point. */
+static void module_instruction(struct sc_module *m, uint32_t at, uint32_t len, const char *entry,
+                               struct sc_error *e)
+{
+   uint16_t op = sc_op(m, at);
+   switch (op) {
+   case SpvOpCapability:
+      if (len < 2)
+         sc_fail(e, "invalid SPIR-V: truncated OpCapability");
+      if (!capability_supported(m->words[at + 1])) {
+         const char *n = capability_name(m->words[at + 1]);
+         if (n)
+            sc_fail(e, "unsupported SPIR-V capability %s", n);
+         sc_fail(e, "unsupported SPIR-V capability %u", m->words[at + 1]);
+      }
+      break;
+   case SpvOpExtension: {
+      const char *name = literal_string(m, at + 1, at + len);
+      if (!name)
+         sc_fail(e, "invalid SPIR-V: extension name not terminated");
+      if (!extension_supported(name))
+         sc_fail(e, "unsupported SPIR-V extension %s", name);
+      break;
+   }
+   case SpvOpExtInstImport: {
+      const char *name = literal_string(m, at + 2, at + len);
+      if (!name || len < 3)
+         sc_fail(e, "invalid SPIR-V: bad OpExtInstImport");
+      uint32_t id = m->words[at + 1];
+      if (strcmp(name, "GLSL.std.450") == 0)
+         m->glsl_std_450 = id;
+      else if (strcmp(name, "NonSemantic.DebugPrintf") == 0)
+         m->debug_printf = id;
+      else if (strncmp(name, "NonSemantic.", 12) != 0)
+         sc_fail(e, "unsupported extended instruction set %s", name);
+      break;
+   }
+   case SpvOpMemoryModel:
+      if (len < 3)
+         sc_fail(e, "invalid SPIR-V: truncated OpMemoryModel");
+      if (m->words[at + 1] == SpvAddressingModelPhysicalStorageBuffer64)
+         m->addressing_physical64 = true;
+      else if (m->words[at + 1] != SpvAddressingModelLogical)
+         sc_fail(e, "unsupported addressing model %u", m->words[at + 1]);
+      break;
+   case SpvOpEntryPoint: entry_point(m, at, len, entry, e); break;
+   case SpvOpExecutionMode: execution_mode(m, at, len, false, e); break;
+   case SpvOpExecutionModeId: execution_mode(m, at, len, true, e); break;
+   case SpvOpDecorate:
+   case SpvOpDecorateId: decorate(m, at, len, e); break;
+   case SpvOpMemberDecorate: member_decorate(m, at, len, e); break;
+   case SpvOpDecorationGroup:
+   case SpvOpGroupDecorate:
+   case SpvOpGroupMemberDecorate:
+      sc_fail(e, "decoration groups are not supported (run spirv-opt --flatten-decorations)");
+   default: break;
+   }
+}
+
+/* Records the result id of an instruction. */
+static void define(struct sc_module *m, uint32_t at, uint32_t len, uint32_t line,
+                   struct sc_error *e)
+{
+   bool has_result, has_type;
+   SpvHasResultAndType((SpvOp)sc_op(m, at), &has_result, &has_type);
+   uint32_t need = 1 + has_result + has_type;
+   if (!has_result)
+      return;
+   if (len < need)
+      sc_fail(e, "invalid SPIR-V: opcode %u with %u words", sc_op(m, at), len);
+   uint32_t rid = m->words[at + (has_type ? 2 : 1)];
+   struct sc_id *id = id_at(m, rid, e);
+   if (id->def)
+      sc_fail(e, "invalid SPIR-V: id %u defined twice", rid);
+   id->def = at;
+   id->opcode = sc_op(m, at);
+   id->line = line;
+   if (has_type) {
+      id->type = m->words[at + 1];
+      id_at(m, id->type, e);
+   }
+}
+
+void sc_parse(struct sc_module *m, const uint32_t *words, size_t count, const char *entry,
+              struct sc_error *e)
+{
+   memset(m, 0, sizeof(*m));
+   m->words = words;
+   m->count = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
+   header(m, e);
+   uint32_t line = 0;
+   bool in_entry = false;
+   for (uint32_t at = 5; at < m->count;) {
+      uint32_t len = sc_len(m, at);
+      if (len == 0 || at + len > m->count)
+         sc_fail(e, "invalid SPIR-V: instruction at word %u runs past the end", at);
+      uint16_t op = sc_op(m, at);
+      if (op == SpvOpLine && len >= 4)
+         line = m->words[at + 2];
+      else if (op == SpvOpNoLine)
+         line = 0;
+      module_instruction(m, at, len, entry, e);
+      define(m, at, len, line, e);
+      if (op == SpvOpFunction && len >= 3 && m->words[at + 2] == m->entry_function &&
+          m->entry_function) {
+         in_entry = true;
+         m->function_start = at;
+      } else if (op == SpvOpFunctionEnd && in_entry) {
+         in_entry = false;
+         m->function_end = at;
+      }
+      at += len;
+   }
+   if (!m->entry_function)
+      sc_fail(e, "no GLCompute entry point named \"%s\"", entry);
+   if (!m->function_end)
+      sc_fail(e, "invalid SPIR-V: the entry point's function has no body");
+   for (uint32_t id = 1; id < m->bound; id++) {
+      if (m->ids[id].builtin == SpvBuiltInWorkgroupSize + 1 && m->ids[id].def &&
+          (m->ids[id].opcode == SpvOpConstantComposite ||
+           m->ids[id].opcode == SpvOpSpecConstantComposite))
+         m->workgroup_size_id = id;
+   }
+}
+
+void sc_module_free(struct sc_module *m)
+{
+   if (m->ids) {
+      for (uint32_t i = 0; i < m->bound; i++)
+         free(m->ids[i].members);
+   }
+   free(m->ids);
+   memset(m, 0, sizeof(*m));
+}

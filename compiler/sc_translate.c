@@ -1,0 +1,3026 @@
+/*
+ * Translation: SPIR-V (after inlining and SSA conversion) to machine IR, an
+ * ISA instruction list on virtual registers.
+ *
+ * Values are scalarized: every SPIR-V value is a list of scalar components,
+ * each a virtual register (64-bit scalars take a two-part register) or an
+ * immediate. Which values are warp-invariant (uniform registers) is decided
+ * first (sc_uniform.c's rules, here in analyse_divergence). Structured
+ * control flow is lowered recursively, construct by construct, into
+ * IF/ELSE/ENDIF, LOOP/BRK/CONT/CONTJOIN/ENDLOOP and SWITCH/ENDSWITCH; OpPhi
+ * becomes copies emitted where each incoming edge is taken, so they run
+ * under that edge's mask.
+ */
+#include "sc_internal.h"
+
+#include <spirv/unified1/GLSL.std.450.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COMPONENTS 64u   /* scalars a value held in registers may have */
+
+/* ---- translated values ------------------------------------------------------- */
+
+enum val_kind { VAL_NONE, VAL_REGS, VAL_PTR };
+
+/* A pointer known at compile time: where it points, as an address
+ * expression. */
+struct ptr {
+   uint32_t storage;            /* SpvStorageClass */
+   uint32_t pointee;            /* type id */
+   /* Buffers (StorageBuffer, Uniform, PushConstant, PhysicalStorageBuffer):
+    * a 64-bit base address; Workgroup, Private, Function: base is unused
+    * and the address is the offset alone. */
+   struct sc_opnd base;         /* a two-part register, or NONE */
+   struct sc_opnd offset;       /* 32-bit byte offset: register, immediate */
+   /* robust buffer access: the descriptor's range (two-part reg) */
+   struct sc_opnd range;
+   bool robust;
+   /* layout: explicit (buffers) or softgpu's own (shared, private) */
+   bool explicit_layout;
+   uint32_t matrix_stride;      /* when pointing at a matrix in a buffer */
+   bool row_major;
+   uint32_t vector_stride;      /* a column of a row-major matrix: its components' stride */
+   /* Input built-ins: which, and the component a chain selected */
+   uint32_t builtin;            /* SpvBuiltIn + 1 */
+   uint32_t comp;
+   /* an array of buffer descriptors, before the chain picks one */
+   bool desc_array;
+   const struct sc_binding *binding;
+   struct sc_opnd set_va;       /* two-part uniform register */
+};
+
+struct val {
+   uint8_t kind;
+   uint16_t n;
+   struct sc_opnd *comp;        /* VAL_REGS: n components */
+   struct ptr *ptr;             /* VAL_PTR */
+};
+
+/* ---- types --------------------------------------------------------------------- */
+
+enum tkind { TK_VOID, TK_BOOL, TK_INT, TK_FLOAT, TK_VECTOR, TK_MATRIX, TK_ARRAY, TK_RARRAY,
+             TK_STRUCT, TK_POINTER, TK_OTHER };
+
+struct tinfo {
+   enum tkind kind;
+   uint32_t width;              /* scalars: 32 or 64 */
+   bool is_signed;
+   uint32_t elem;               /* vector, matrix (column type), arrays: element type */
+   uint32_t count;              /* vector, matrix, array: element count */
+   uint32_t storage;            /* pointer */
+   uint32_t id;
+};
+
+struct block {
+   uint32_t label;              /* label id */
+   uint32_t start;              /* word offset of OpLabel */
+   uint32_t merge;              /* word offset of OpSelectionMerge/OpLoopMerge, or 0 */
+   uint32_t term;               /* word offset of the terminator */
+   uint32_t first_inst;         /* first instruction after the phis */
+   int32_t loop;                /* innermost loop (header block index) containing it, or -1 */
+};
+
+/* Open constructs during lowering, innermost last. */
+enum construct_kind { CK_LOOP, CK_SWITCH, CK_SELECTION };
+
+struct construct {
+   enum construct_kind kind;
+   uint32_t merge;              /* label id */
+   uint32_t cont;               /* loops: continue target label */
+   uint32_t header;             /* loops: header label */
+   uint32_t restore_label;      /* where an exec that went to 0 continues */
+   struct sc_opnd fallthrough;  /* switch cases: set when a case falls through */
+};
+
+struct tx {
+   const struct sc_module *m;
+   const struct sc_options *o;
+   struct sc_mir *mir;
+   struct sc_error *e;
+   struct val *vals;            /* per id */
+   uint8_t *divergent;          /* per id: 1 if the value differs between lanes */
+   struct block *blocks;
+   uint32_t block_count;
+   int32_t *block_of;           /* label id -> block index */
+   struct construct cons[64];
+   uint32_t depth;
+   uint32_t line;
+   uint32_t shared_next, private_next;
+   uint32_t *var_offset;        /* Workgroup/Private/Function variables: byte offset */
+   uint32_t exit_label;         /* the program's final EXIT */
+   bool need_ranges;            /* load descriptor ranges (robust access, OpArrayLength) */
+   /* cached uniform registers */
+   struct sc_opnd root;         /* the root table's address */
+   bool root_loaded;
+};
+
+#define FAIL(...) sc_fail(t->e, __VA_ARGS__)
+
+static const uint32_t *W(const struct tx *t, uint32_t at) { return &t->m->words[at]; }
+
+/* An operand word of an instruction, bounds-checked. */
+static uint32_t arg(const struct tx *t, uint32_t at, uint32_t i)
+{
+   if (i >= sc_len(t->m, at))
+      FAIL("invalid SPIR-V: opcode %u has no operand %u", sc_op(t->m, at), i);
+   return t->m->words[at + i];
+}
+
+static const struct sc_id *idp(const struct tx *t, uint32_t id)
+{
+   if (id == 0 || id >= t->m->bound || !t->m->ids[id].def)
+      FAIL("invalid SPIR-V: id %u is not defined", id);
+   return &t->m->ids[id];
+}
+
+static struct tinfo type_of(const struct tx *t, uint32_t type)
+{
+   const struct sc_id *d = idp(t, type);
+   struct tinfo ti = {.kind = TK_OTHER, .id = type};
+   uint32_t at = d->def;
+   switch (d->opcode) {
+   case SpvOpTypeVoid: ti.kind = TK_VOID; break;
+   case SpvOpTypeBool: ti.kind = TK_BOOL; ti.width = 32; break;
+   case SpvOpTypeInt:
+      ti.kind = TK_INT;
+      ti.width = arg(t, at, 2);
+      ti.is_signed = arg(t, at, 3) != 0;
+      if (ti.width != 32 && ti.width != 64)
+         FAIL("unsupported %u-bit integers", ti.width);
+      break;
+   case SpvOpTypeFloat:
+      ti.kind = TK_FLOAT;
+      ti.width = arg(t, at, 2);
+      if (ti.width != 32)
+         FAIL("unsupported %u-bit floats", ti.width);
+      break;
+   case SpvOpTypeVector:
+   case SpvOpTypeMatrix:
+      ti.kind = d->opcode == SpvOpTypeVector ? TK_VECTOR : TK_MATRIX;
+      ti.elem = arg(t, at, 2);
+      ti.count = arg(t, at, 3);
+      if (ti.count == 0 || ti.count > 16)
+         FAIL("invalid SPIR-V: %u-element vector", ti.count);
+      break;
+   case SpvOpTypeArray: {
+      ti.kind = TK_ARRAY;
+      ti.elem = arg(t, at, 2);
+      const struct sc_id *len = idp(t, arg(t, at, 3));
+      if (len->opcode != SpvOpConstant)
+         FAIL("array length is not a constant (specialization failed?)");
+      ti.count = arg(t, len->def, 3);
+      break;
+   }
+   case SpvOpTypeRuntimeArray: ti.kind = TK_RARRAY; ti.elem = arg(t, at, 2); break;
+   case SpvOpTypeStruct: ti.kind = TK_STRUCT; ti.count = sc_len(t->m, at) - 2; break;
+   case SpvOpTypePointer:
+   case SpvOpTypeForwardPointer:
+      ti.kind = TK_POINTER;
+      ti.storage = arg(t, at, 2);
+      ti.elem = arg(t, at, 3);
+      break;
+   default: break;
+   }
+   return ti;
+}
+
+static uint32_t struct_member(const struct tx *t, uint32_t type, uint32_t i)
+{
+   const struct sc_id *d = idp(t, type);
+   return arg(t, d->def, 2 + i);
+}
+
+/* Scalar components of a type held in registers. */
+static uint32_t components(const struct tx *t, uint32_t type)
+{
+   struct tinfo ti = type_of(t, type);
+   switch (ti.kind) {
+   case TK_BOOL: case TK_INT: case TK_FLOAT: case TK_POINTER: return 1;
+   case TK_VECTOR: case TK_MATRIX: case TK_ARRAY: {
+      uint64_t n = (uint64_t)ti.count * components(t, ti.elem);
+      if (n > MAX_COMPONENTS)
+         FAIL("a value of %llu components is too large to keep in registers", (unsigned long long)n);
+      return (uint32_t)n;
+   }
+   case TK_STRUCT: {
+      uint32_t n = 0;
+      for (uint32_t i = 0; i < ti.count; i++)
+         n += components(t, struct_member(t, type, i));
+      if (n > MAX_COMPONENTS)
+         FAIL("a value of %u components is too large to keep in registers", n);
+      return n;
+   }
+   case TK_VOID: return 0;
+   default: FAIL("unsupported type (opcode %u) in a register value", idp(t, type)->opcode);
+   }
+}
+
+/* The scalar type of component i of a type (its 32/64-bit width matters). */
+static struct tinfo scalar_at(const struct tx *t, uint32_t type, uint32_t i)
+{
+   struct tinfo ti = type_of(t, type);
+   switch (ti.kind) {
+   case TK_VECTOR: case TK_MATRIX: case TK_ARRAY: {
+      uint32_t per = components(t, ti.elem);
+      return scalar_at(t, ti.elem, i % per);
+   }
+   case TK_STRUCT:
+      for (uint32_t k = 0; k < ti.count; k++) {
+         uint32_t mt = struct_member(t, type, k), n = components(t, mt);
+         if (i < n)
+            return scalar_at(t, mt, i);
+         i -= n;
+      }
+      FAIL("component out of range");
+   default: return ti;
+   }
+}
+
+static bool is64(const struct tinfo *ti)
+{
+   return ti->width == 64 || ti->kind == TK_POINTER;
+}
+
+/* ---- machine IR helpers ------------------------------------------------------------ */
+
+static void *grow_array(void *p, uint32_t *cap, uint32_t need, size_t elem, struct sc_error *e)
+{
+   if (need <= *cap)
+      return p;
+   uint32_t n = *cap ? *cap * 2 : 256;
+   while (n < need)
+      n *= 2;
+   void *q = realloc(p, (size_t)n * elem);
+   if (!q)
+      sc_fail(e, "out of memory");
+   *cap = n;
+   return q;
+}
+
+static uint32_t new_reg(struct tx *t, uint32_t size, bool uniform)
+{
+   struct sc_mir *mir = t->mir;
+   mir->regs = grow_array(mir->regs, &mir->reg_capacity, mir->reg_count + 1, sizeof(*mir->regs), t->e);
+   mir->regs[mir->reg_count] = (struct sc_vreg){.size = (uint8_t)size, .uniform = uniform,
+                                                .start = -1, .end = -1};
+   return mir->reg_count++;
+}
+
+static uint32_t new_label(struct tx *t)
+{
+   struct sc_mir *mir = t->mir;
+   mir->labels = grow_array(mir->labels, &mir->label_capacity, mir->label_count + 1,
+                            sizeof(*mir->labels), t->e);
+   mir->labels[mir->label_count] = UINT32_MAX;
+   return mir->label_count++;
+}
+
+static void place_label(struct tx *t, uint32_t label)
+{
+   t->mir->labels[label] = t->mir->count;
+}
+
+static struct sc_minst *emit(struct tx *t, enum isa_op op, uint32_t mod, struct sc_opnd dst,
+                             struct sc_opnd a, struct sc_opnd b, struct sc_opnd c)
+{
+   struct sc_mir *mir = t->mir;
+   mir->code = grow_array(mir->code, &mir->capacity, mir->count + 1, sizeof(*mir->code), t->e);
+   struct sc_minst *in = &mir->code[mir->count++];
+   *in = (struct sc_minst){.op = (uint16_t)op, .mod = (uint16_t)mod, .dst = dst, .a = a, .b = b,
+                           .c = c, .label = UINT32_MAX, .line = t->line};
+   return in;
+}
+
+static void emit_flow(struct tx *t, enum isa_op op, struct sc_opnd a, uint32_t label, uint32_t mod)
+{
+   struct sc_minst *in = emit(t, op, mod, sc_none(), a, sc_none(), sc_none());
+   in->label = label;
+}
+
+static bool opnd_uniform(const struct tx *t, struct sc_opnd o)
+{
+   return o.kind != SC_REG || t->mir->regs[o.value].uniform;
+}
+
+/* A 32-bit result register, uniform if every source is. */
+static struct sc_opnd result32(struct tx *t, struct sc_opnd a, struct sc_opnd b, struct sc_opnd c)
+{
+   bool u = opnd_uniform(t, a) && opnd_uniform(t, b) && opnd_uniform(t, c);
+   return sc_reg(new_reg(t, 1, u));
+}
+
+static struct sc_opnd alu(struct tx *t, enum isa_op op, uint32_t mod, struct sc_opnd a,
+                          struct sc_opnd b, struct sc_opnd c)
+{
+   struct sc_opnd d = result32(t, a, b, c);
+   emit(t, op, mod, d, a, b, c);
+   return d;
+}
+
+static struct sc_opnd alu64(struct tx *t, enum isa_op op, uint32_t mod, struct sc_opnd a,
+                            struct sc_opnd b)
+{
+   bool u = opnd_uniform(t, a) && opnd_uniform(t, b);
+   struct sc_opnd d = sc_reg(new_reg(t, 2, u));
+   emit(t, op, mod, d, a, b, sc_none());
+   return d;
+}
+
+/* A 64-bit value in a two-part register (immediates materialized). */
+static struct sc_opnd pair64(struct tx *t, uint64_t v)
+{
+   struct sc_opnd d = sc_reg(new_reg(t, 2, true));
+   struct sc_opnd lo = d, hi = d;
+   hi.part = 1;
+   emit(t, ISA_OP_MOV, 0, lo, sc_imm((uint32_t)v), sc_none(), sc_none());
+   emit(t, ISA_OP_MOV, 0, hi, sc_imm((uint32_t)(v >> 32)), sc_none(), sc_none());
+   return d;
+}
+
+static struct sc_opnd part_of(struct sc_opnd o, uint32_t part)
+{
+   if (o.kind == SC_REG)
+      o.part = (uint8_t)part;
+   return o;
+}
+
+/* ---- values ---------------------------------------------------------------------- */
+
+static struct val *val_new(struct tx *t, uint32_t id, uint32_t n)
+{
+   struct val *v = &t->vals[id];
+   free(v->comp);
+   v->kind = VAL_REGS;
+   v->n = (uint16_t)n;
+   v->comp = calloc(n ? n : 1, sizeof(*v->comp));
+   if (!v->comp)
+      FAIL("out of memory");
+   return v;
+}
+
+static void constant_components(struct tx *t, uint32_t id, struct sc_opnd *out, uint32_t *n);
+
+/* Scalar constant: an immediate, or a 64-bit value in a register pair
+ * materialized where it is used (so it dominates the use). */
+static struct sc_opnd scalar_constant(struct tx *t, uint32_t type, uint64_t bits)
+{
+   struct tinfo ti = type_of(t, type);
+   if (is64(&ti))
+      return pair64(t, bits);
+   return sc_imm((uint32_t)bits);
+}
+
+static void constant_components(struct tx *t, uint32_t id, struct sc_opnd *out, uint32_t *n)
+{
+   const struct sc_id *d = idp(t, id);
+   uint32_t at = d->def, len = sc_len(t->m, at);
+   switch (d->opcode) {
+   case SpvOpConstantTrue:
+   case SpvOpSpecConstantTrue: out[(*n)++] = sc_imm(1); return;
+   case SpvOpConstantFalse:
+   case SpvOpSpecConstantFalse: out[(*n)++] = sc_imm(0); return;
+   case SpvOpConstant:
+   case SpvOpSpecConstant: {
+      uint64_t bits = arg(t, at, 3);
+      if (len > 4)
+         bits |= (uint64_t)arg(t, at, 4) << 32;
+      out[(*n)++] = scalar_constant(t, d->type, bits);
+      return;
+   }
+   case SpvOpConstantComposite:
+   case SpvOpSpecConstantComposite:
+      for (uint32_t i = 3; i < len; i++)
+         constant_components(t, arg(t, at, i), out, n);
+      return;
+   case SpvOpConstantNull:
+   case SpvOpUndef: {
+      uint32_t count = components(t, d->type);
+      for (uint32_t i = 0; i < count; i++) {
+         struct tinfo s = scalar_at(t, d->type, i);
+         out[(*n)++] = scalar_constant(t, s.id, 0);
+      }
+      return;
+   }
+   default:
+      FAIL("unsupported constant (opcode %u)", d->opcode);
+   }
+}
+
+static bool is_constant_op(uint16_t op)
+{
+   switch (op) {
+   case SpvOpConstantTrue: case SpvOpConstantFalse: case SpvOpConstant: case SpvOpConstantComposite:
+   case SpvOpConstantNull: case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse:
+   case SpvOpSpecConstant: case SpvOpSpecConstantComposite: case SpvOpUndef:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* The components of a value; constants are produced on the spot. The
+ * returned array is the caller's to free when `owned` is set. */
+static struct sc_opnd *get(struct tx *t, uint32_t id, uint32_t *n, bool *owned)
+{
+   const struct sc_id *d = idp(t, id);
+   if (is_constant_op(d->opcode)) {
+      uint32_t count = components(t, d->type);
+      struct sc_opnd *c = calloc(count ? count : 1, sizeof(*c));
+      if (!c)
+         FAIL("out of memory");
+      uint32_t k = 0;
+      constant_components(t, id, c, &k);
+      *n = k;
+      *owned = true;
+      return c;
+   }
+   struct val *v = &t->vals[id];
+   if (v->kind != VAL_REGS)
+      FAIL("value %u (opcode %u) is used before it is defined, or is not a value", id, d->opcode);
+   *n = v->n;
+   *owned = false;
+   return v->comp;
+}
+
+/* Scalar component i of a value. */
+static struct sc_opnd get1(struct tx *t, uint32_t id, uint32_t i)
+{
+   uint32_t n;
+   bool owned;
+   struct sc_opnd *c = get(t, id, &n, &owned);
+   if (i >= n)
+      FAIL("component %u of a %u-component value", i, n);
+   struct sc_opnd r = c[i];
+   if (owned)
+      free(c);
+   return r;
+}
+
+/* A constant's value if it is a 32-bit scalar constant. */
+static bool const_u32(const struct tx *t, uint32_t id, uint32_t *value)
+{
+   const struct sc_id *d = idp(t, id);
+   if (d->opcode == SpvOpConstant && sc_len(t->m, d->def) == 4) {
+      *value = t->m->words[d->def + 3];
+      return true;
+   }
+   return false;
+}
+
+static bool id_divergent(const struct tx *t, uint32_t id)
+{
+   return t->divergent[id] != 0;
+}
+
+/* Fresh registers for the components of result id. */
+static struct val *result(struct tx *t, uint32_t id, uint32_t type)
+{
+   uint32_t n = components(t, type);
+   struct val *v = val_new(t, id, n);
+   bool u = !id_divergent(t, id);
+   for (uint32_t i = 0; i < n; i++) {
+      struct tinfo s = scalar_at(t, type, i);
+      v->comp[i] = sc_reg(new_reg(t, is64(&s) ? 2 : 1, u));
+   }
+   return v;
+}
+
+/* Copies src into dst (same shape), 64-bit components as two moves. */
+static void copy_scalar(struct tx *t, struct sc_opnd dst, struct sc_opnd src, bool wide)
+{
+   if (!wide) {
+      emit(t, ISA_OP_MOV, 0, dst, src, sc_none(), sc_none());
+      return;
+   }
+   emit(t, ISA_OP_MOV64, 0, dst, src, sc_none(), sc_none());
+}
+
+/* ---- layouts ------------------------------------------------------------------------ */
+
+/* softgpu's own layout (shared and private memory): scalars 4 or 8 bytes,
+ * vectors and matrices packed, arrays and structs aligned to their
+ * elements. Returns the size and writes the alignment. */
+static uint32_t implicit_size(const struct tx *t, uint32_t type, uint32_t *align)
+{
+   struct tinfo ti = type_of(t, type);
+   uint32_t a = 4, size;
+   switch (ti.kind) {
+   case TK_BOOL: case TK_INT: case TK_FLOAT: case TK_POINTER:
+      size = a = is64(&ti) ? 8 : 4;
+      break;
+   case TK_VECTOR: case TK_MATRIX: case TK_ARRAY: {
+      uint32_t ea, es = implicit_size(t, ti.elem, &ea);
+      uint32_t stride = (es + ea - 1) / ea * ea;
+      if ((uint64_t)stride * ti.count > (1ull << 30))
+         FAIL("a %u-element array of %u bytes is too large", ti.count, stride);
+      size = stride * ti.count;
+      a = ea;
+      break;
+   }
+   case TK_STRUCT: {
+      size = 0;
+      for (uint32_t i = 0; i < ti.count; i++) {
+         uint32_t ma, ms = implicit_size(t, struct_member(t, type, i), &ma);
+         size = (size + ma - 1) / ma * ma + ms;
+         a = ma > a ? ma : a;
+      }
+      size = (size + a - 1) / a * a;
+      break;
+   }
+   default:
+      FAIL("type (opcode %u) cannot be placed in shared or private memory", idp(t, type)->opcode);
+   }
+   if (align)
+      *align = a;
+   return size;
+}
+
+static uint32_t implicit_member_offset(const struct tx *t, uint32_t type, uint32_t member)
+{
+   uint32_t off = 0;
+   for (uint32_t i = 0; i <= member; i++) {
+      uint32_t ma, ms = implicit_size(t, struct_member(t, type, i), &ma);
+      off = (off + ma - 1) / ma * ma;
+      if (i == member)
+         return off;
+      off += ms;
+   }
+   return off;
+}
+
+/* Stride of an array's elements. */
+static uint32_t array_stride(const struct tx *t, const struct ptr *p, uint32_t array_type)
+{
+   if (p->explicit_layout) {
+      uint32_t s = idp(t, array_type)->array_stride;
+      if (!s)
+         FAIL("array in a buffer has no ArrayStride decoration");
+      return s;
+   }
+   struct tinfo ti = type_of(t, array_type);
+   uint32_t a, s = implicit_size(t, ti.elem, &a);
+   return (s + a - 1) / a * a;
+}
+
+static uint32_t scalar_bytes(const struct tx *t, uint32_t type)
+{
+   struct tinfo ti = type_of(t, type);
+   return is64(&ti) ? 8 : 4;
+}
+
+/* ---- addresses ------------------------------------------------------------------------- */
+
+static struct ptr *ptr_new(struct tx *t, uint32_t id)
+{
+   struct val *v = &t->vals[id];
+   free(v->ptr);
+   v->kind = VAL_PTR;
+   v->ptr = calloc(1, sizeof(*v->ptr));
+   if (!v->ptr)
+      FAIL("out of memory");
+   return v->ptr;
+}
+
+/* offset += index * stride, as a register when either is dynamic. */
+static struct sc_opnd add_scaled(struct tx *t, struct sc_opnd offset, struct sc_opnd index,
+                                 uint32_t stride)
+{
+   if (index.kind == SC_IMM && offset.kind == SC_IMM)
+      return sc_imm(offset.value + index.value * stride);
+   if (index.kind == SC_IMM)
+      return index.value ? alu(t, ISA_OP_IADD, 0, offset, sc_imm(index.value * stride), sc_none())
+                         : offset;
+   return alu(t, ISA_OP_IMAD, 0, index, sc_imm(stride), offset);
+}
+
+static bool is_buffer_storage(uint32_t storage)
+{
+   return storage == SpvStorageClassStorageBuffer || storage == SpvStorageClassUniform ||
+          storage == SpvStorageClassPushConstant ||
+          storage == SpvStorageClassPhysicalStorageBuffer;
+}
+
+/* The 64-bit address of a buffer pointer's dynamic part, and the constant
+ * displacement that goes into the instruction's offset field. */
+static struct sc_opnd buffer_address(struct tx *t, const struct ptr *p, uint32_t extra,
+                                     uint32_t *imm)
+{
+   if (p->offset.kind == SC_IMM) {
+      uint64_t disp = (uint64_t)p->offset.value + extra;
+      if (disp < 0x80000000u) {
+         *imm = (uint32_t)disp;
+         return p->base;
+      }
+   }
+   struct sc_opnd off = p->offset;
+   if (off.kind == SC_IMM)
+      off = alu(t, ISA_OP_MOV, 0, off, sc_none(), sc_none());
+   struct sc_opnd wide = alu64(t, ISA_OP_ZEXT64, 0, off, sc_none());
+   *imm = extra;
+   return alu64(t, ISA_OP_IADD64, 0, p->base, wide);
+}
+
+/* The 32-bit address of a shared/private pointer plus a displacement:
+ * (register or NONE, immediate). */
+static struct sc_opnd local_address(struct tx *t, const struct ptr *p, uint32_t extra,
+                                    uint32_t *imm)
+{
+   (void)t;
+   if (p->offset.kind == SC_IMM) {
+      *imm = p->offset.value + extra;
+      return sc_none();
+   }
+   *imm = extra;
+   return p->offset;
+}
+
+/* The load (store: +1) instruction for a storage class. */
+static enum isa_op memory_op(struct tx *t, uint32_t storage, bool store)
+{
+   enum isa_op op;
+   if (is_buffer_storage(storage))
+      op = ISA_OP_LDG;
+   else if (storage == SpvStorageClassWorkgroup)
+      op = ISA_OP_LDS;
+   else if (storage == SpvStorageClassPrivate || storage == SpvStorageClassFunction)
+      op = ISA_OP_LDP;
+   else
+      FAIL("loads and stores through storage class %u are not supported", storage);
+   return store ? (enum isa_op)(op + 1) : op;
+}
+
+/* Component offsets of a value of `type` stored at a pointer, in
+ * register-component order. */
+static void component_offsets(struct tx *t, const struct ptr *p, uint32_t type, uint32_t base,
+                              uint32_t vector_stride, uint32_t *out, uint32_t *n)
+{
+   struct tinfo ti = type_of(t, type);
+   switch (ti.kind) {
+   case TK_BOOL: case TK_INT: case TK_FLOAT: case TK_POINTER:
+      out[(*n)++] = base;
+      return;
+   case TK_VECTOR: {
+      uint32_t step = vector_stride ? vector_stride : scalar_bytes(t, ti.elem);
+      for (uint32_t i = 0; i < ti.count; i++)
+         component_offsets(t, p, ti.elem, base + i * step, 0, out, n);
+      return;
+   }
+   case TK_MATRIX: {
+      /* Columns: MatrixStride apart, or for row-major matrices the column
+       * components are MatrixStride apart and columns one scalar apart. */
+      uint32_t stride = p->matrix_stride;
+      if (p->explicit_layout && !stride)
+         FAIL("matrix in a buffer has no MatrixStride decoration");
+      struct tinfo col = type_of(t, ti.elem);
+      uint32_t sb = scalar_bytes(t, col.elem);
+      if (!p->explicit_layout)
+         stride = sb * col.count;
+      for (uint32_t c = 0; c < ti.count; c++) {
+         if (p->explicit_layout && p->row_major)
+            component_offsets(t, p, ti.elem, base + c * sb, stride, out, n);
+         else
+            component_offsets(t, p, ti.elem, base + c * stride, 0, out, n);
+      }
+      return;
+   }
+   case TK_ARRAY: {
+      uint32_t stride = array_stride(t, p, type);
+      for (uint32_t i = 0; i < ti.count; i++)
+         component_offsets(t, p, ti.elem, base + i * stride, vector_stride, out, n);
+      return;
+   }
+   case TK_STRUCT: {
+      const struct sc_id *sd = idp(t, type);
+      for (uint32_t i = 0; i < ti.count; i++) {
+         uint32_t off = p->explicit_layout
+                           ? (i < sd->member_count ? sd->members[i].offset : 0)
+                           : implicit_member_offset(t, type, i);
+         struct ptr inner = *p;
+         if (p->explicit_layout && i < sd->member_count) {
+            inner.matrix_stride = sd->members[i].matrix_stride;
+            inner.row_major = sd->members[i].row_major;
+         }
+         component_offsets(t, &inner, struct_member(t, type, i), base + off, 0, out, n);
+      }
+      return;
+   }
+   default:
+      FAIL("cannot load or store a value of this type (opcode %u)", idp(t, type)->opcode);
+   }
+}
+
+/* Loads a value of `type` through p into regs (one per component). */
+static void load(struct tx *t, const struct ptr *p, uint32_t type, struct sc_opnd *regs,
+                 uint32_t vector_stride)
+{
+   uint32_t offs[MAX_COMPONENTS], n = 0;
+   component_offsets(t, p, type, 0, vector_stride, offs, &n);
+   enum isa_op op = memory_op(t, p->storage, false);
+   bool buffer = op == ISA_OP_LDG;
+   struct sc_opnd addr = sc_none();
+   uint32_t base_imm = 0;
+   if (buffer)
+      addr = buffer_address(t, p, 0, &base_imm);
+   else
+      addr = local_address(t, p, 0, &base_imm);
+   for (uint32_t i = 0; i < n; i++) {
+      struct tinfo s = scalar_at(t, type, i);
+      struct sc_minst *in = emit(t, op, is64(&s) ? 2 : 1, regs[i], addr, sc_none(), sc_none());
+      in->imm = base_imm + offs[i];
+   }
+}
+
+static void store(struct tx *t, const struct ptr *p, uint32_t type, const struct sc_opnd *regs,
+                  uint32_t vector_stride)
+{
+   uint32_t offs[MAX_COMPONENTS], n = 0;
+   component_offsets(t, p, type, 0, vector_stride, offs, &n);
+   enum isa_op op = memory_op(t, p->storage, true);
+   struct sc_opnd addr;
+   uint32_t base_imm = 0;
+   if (op == ISA_OP_STG)
+      addr = buffer_address(t, p, 0, &base_imm);
+   else
+      addr = local_address(t, p, 0, &base_imm);
+   for (uint32_t i = 0; i < n; i++) {
+      struct tinfo s = scalar_at(t, type, i);
+      struct sc_opnd data = regs[i];
+      /* Memory instructions take no immediate operands. */
+      if (data.kind == SC_IMM)
+         data = alu(t, ISA_OP_MOV, 0, data, sc_none(), sc_none());
+      struct sc_minst *in = emit(t, op, is64(&s) ? 2 : 1, sc_none(), addr, data, sc_none());
+      in->imm = base_imm + offs[i];
+   }
+}
+
+/* ---- resources and variables --------------------------------------------------------- */
+
+static const struct sc_binding *find_binding(struct tx *t, uint32_t set, uint32_t binding)
+{
+   if (set < t->o->set_count) {
+      const struct sc_set_layout *l = &t->o->sets[set];
+      for (uint32_t i = 0; i < l->binding_count; i++) {
+         if (l->bindings[i].binding == binding)
+            return &l->bindings[i];
+      }
+   }
+   FAIL("the shader uses descriptor set %u binding %u, which the pipeline layout does not "
+        "declare", set, binding);
+}
+
+static bool dynamic_kind(enum sc_descriptor_kind k)
+{
+   return k == SC_DESC_STORAGE_BUFFER_DYNAMIC || k == SC_DESC_UNIFORM_BUFFER_DYNAMIC;
+}
+
+/* A uniform two-part register loaded from root table + offset. */
+static struct sc_opnd root_load64(struct tx *t, uint32_t offset)
+{
+   struct sc_opnd r = sc_reg(new_reg(t, 2, true));
+   struct sc_minst *in = emit(t, ISA_OP_LDG, 2, r, t->root, sc_none(), sc_none());
+   in->imm = offset;
+   return r;
+}
+
+/* The buffer a descriptor (index-th element of a binding) describes: base
+ * address (with any dynamic offset applied) and range. */
+static void load_descriptor(struct tx *t, struct ptr *p, struct sc_opnd set_va,
+                            const struct sc_binding *b, struct sc_opnd index)
+{
+   struct sc_opnd at = set_va;
+   uint32_t imm = b->offset;
+   if (index.kind == SC_REG) {
+      struct sc_opnd off = alu(t, ISA_OP_IMUL, 0, index, sc_imm(SC_DESCRIPTOR_BYTES), sc_none());
+      at = alu64(t, ISA_OP_IADD64, 0, set_va, alu64(t, ISA_OP_ZEXT64, 0, off, sc_none()));
+   } else {
+      imm += index.value * SC_DESCRIPTOR_BYTES;
+   }
+   bool u = opnd_uniform(t, at);
+   struct sc_opnd va = sc_reg(new_reg(t, 2, u)), range = sc_none();
+   emit(t, ISA_OP_LDG, 2, va, at, sc_none(), sc_none())->imm = imm;
+   /* The range only matters to robust accesses and OpArrayLength. */
+   if (t->need_ranges) {
+      range = sc_reg(new_reg(t, 2, u));
+      emit(t, ISA_OP_LDG, 2, range, at, sc_none(), sc_none())->imm = imm + 8;
+   }
+   if (dynamic_kind(b->kind)) {
+      uint32_t k = b->dynamic_index + (index.kind == SC_IMM ? index.value : 0);
+      if (index.kind == SC_REG)
+         FAIL("dynamically indexed arrays of dynamic buffers are not supported");
+      struct sc_opnd dyn = sc_reg(new_reg(t, 1, true));
+      emit(t, ISA_OP_LDG, 1, dyn, t->root, sc_none(), sc_none())->imm = SC_ROOT_DYNAMIC_OFFSET + 4 * k;
+      va = alu64(t, ISA_OP_IADD64, 0, va, alu64(t, ISA_OP_ZEXT64, 0, dyn, sc_none()));
+   }
+   p->base = va;
+   p->range = range;
+   p->offset = sc_imm(0);
+}
+
+/* A buffer variable (StorageBuffer, Uniform): its set's address, and for a
+ * single descriptor its buffer, loaded once at the start of the program. */
+static void buffer_variable(struct tx *t, uint32_t var, struct ptr *p, uint32_t pointee)
+{
+   const struct sc_id *d = idp(t, var);
+   if (!d->has_set || !d->has_binding)
+      FAIL("buffer variable %u has no DescriptorSet/Binding decoration", var);
+   if (d->set >= SC_MAX_SETS)
+      FAIL("descriptor set %u is beyond the %u sets softgpu supports", d->set, SC_MAX_SETS);
+   const struct sc_binding *b = find_binding(t, d->set, d->binding);
+   p->explicit_layout = true;
+   p->binding = b;
+   p->set_va = root_load64(t, SC_ROOT_SETS_OFFSET + 8 * d->set);
+   struct tinfo ti = type_of(t, pointee);
+   if (ti.kind == TK_ARRAY || ti.kind == TK_RARRAY) {
+      p->desc_array = true;   /* the access chain picks the descriptor */
+      return;
+   }
+   load_descriptor(t, p, p->set_va, b, sc_imm(0));
+}
+
+static uint32_t align_up(uint32_t v, uint32_t a)
+{
+   return (v + a - 1) / a * a;
+}
+
+/* Places a variable and gives it its pointer value. */
+static void variable(struct tx *t, uint32_t var)
+{
+   const struct sc_id *d = idp(t, var);
+   uint32_t at = d->def;
+   struct tinfo pt = type_of(t, d->type);
+   struct ptr *p = ptr_new(t, var);
+   p->storage = arg(t, at, 3);
+   p->pointee = pt.elem;
+   p->offset = sc_imm(0);
+   switch (p->storage) {
+   case SpvStorageClassStorageBuffer:
+   case SpvStorageClassUniform:
+      buffer_variable(t, var, p, pt.elem);
+      break;
+   case SpvStorageClassPushConstant:
+      p->explicit_layout = true;
+      p->base = t->root;
+      p->offset = sc_imm(SC_ROOT_PUSH_OFFSET);
+      break;
+   case SpvStorageClassWorkgroup: {
+      uint32_t align, size = implicit_size(t, pt.elem, &align);
+      t->shared_next = align_up(t->shared_next, align < 16 ? 16 : align);
+      p->offset = sc_imm(t->shared_next);
+      if ((uint64_t)t->shared_next + size > 65536)
+         FAIL("the shader needs more than 65536 bytes of workgroup memory");
+      t->shared_next += size;
+      break;
+   }
+   case SpvStorageClassPrivate:
+   case SpvStorageClassFunction: {
+      uint32_t align, size = implicit_size(t, pt.elem, &align);
+      t->private_next = align_up(t->private_next, align);
+      p->offset = sc_imm(t->private_next);
+      if ((uint64_t)t->private_next + size > 65536)
+         FAIL("the shader needs more than 65536 bytes of private memory per invocation");
+      t->private_next += size;
+      if (sc_len(t->m, at) > 4) {
+         uint32_t n;
+         bool owned;
+         struct sc_opnd *c = get(t, arg(t, at, 4), &n, &owned);
+         store(t, p, pt.elem, c, 0);
+         if (owned)
+            free(c);
+      }
+      break;
+   }
+   case SpvStorageClassInput:
+      if (!d->builtin)
+         FAIL("input variable %u is not a built-in", var);
+      p->builtin = d->builtin;
+      break;
+   default:
+      FAIL("variables of storage class %u are not supported", p->storage);
+   }
+}
+
+/* ---- built-ins ------------------------------------------------------------------------ */
+
+static struct sc_opnd sreg(struct tx *t, enum isa_sreg r, bool uniform)
+{
+   struct sc_opnd d = sc_reg(new_reg(t, 1, uniform));
+   emit(t, ISA_OP_S2R, r, d, sc_none(), sc_none(), sc_none());
+   return d;
+}
+
+/* Component `comp` of a built-in input. */
+static struct sc_opnd builtin_component(struct tx *t, uint32_t builtin, uint32_t comp)
+{
+   switch (builtin) {
+   case SpvBuiltInLocalInvocationId:
+      return sreg(t, (enum isa_sreg)(ISA_SR_LOCAL_ID_X + comp), false);
+   case SpvBuiltInLocalInvocationIndex:
+      return sreg(t, ISA_SR_LOCAL_INDEX, false);
+   case SpvBuiltInWorkgroupId:
+      return sreg(t, (enum isa_sreg)(ISA_SR_GROUP_ID_X + comp), true);
+   case SpvBuiltInNumWorkgroups:
+      return sreg(t, (enum isa_sreg)(ISA_SR_NUM_GROUPS_X + comp), true);
+   case SpvBuiltInWorkgroupSize:
+      return sreg(t, (enum isa_sreg)(ISA_SR_GROUP_SIZE_X + comp), true);
+   case SpvBuiltInGlobalInvocationId: {
+      struct sc_opnd g = sreg(t, (enum isa_sreg)(ISA_SR_GROUP_ID_X + comp), true);
+      struct sc_opnd s = sreg(t, (enum isa_sreg)(ISA_SR_GROUP_SIZE_X + comp), true);
+      struct sc_opnd l = sreg(t, (enum isa_sreg)(ISA_SR_LOCAL_ID_X + comp), false);
+      return alu(t, ISA_OP_IMAD, 0, g, s, l);
+   }
+   case SpvBuiltInSubgroupSize:
+      return sc_imm(t->o->warp_width);
+   case SpvBuiltInSubgroupLocalInvocationId:
+      return sreg(t, ISA_SR_LANE_ID, false);
+   case SpvBuiltInSubgroupId:
+      return sreg(t, ISA_SR_WARP_ID, true);
+   case SpvBuiltInNumSubgroups:
+      return sreg(t, ISA_SR_WARP_COUNT, true);
+   case SpvBuiltInSubgroupEqMask:
+   case SpvBuiltInSubgroupGeMask:
+   case SpvBuiltInSubgroupGtMask:
+   case SpvBuiltInSubgroupLeMask:
+   case SpvBuiltInSubgroupLtMask: {
+      if (comp >= 2)
+         return sc_imm(0);
+      /* Bits of lanes 32*comp .. 32*comp+31 against this lane's. */
+      struct sc_opnd lane = sreg(t, ISA_SR_LANE_ID, false);
+      struct sc_opnd rel = alu(t, ISA_OP_ISUB, 0, lane, sc_imm(32 * comp), sc_none());
+      /* eq: bit rel if 0 <= rel < 32 */
+      struct sc_opnd in = alu(t, ISA_OP_ICMP, ISA_ICMP_LT_U, rel, sc_imm(32), sc_none());
+      struct sc_opnd bit = alu(t, ISA_OP_SHL, 0, sc_imm(1), rel, sc_none());
+      struct sc_opnd eq = alu(t, ISA_OP_SEL, 0, in, bit, sc_imm(0));
+      /* lanes below this one in this word: rel >= 32: all; rel < 0: none */
+      struct sc_opnd below_in = alu(t, ISA_OP_ISUB, 0, bit, sc_imm(1), sc_none());
+      struct sc_opnd ge32 = alu(t, ISA_OP_ICMP, ISA_ICMP_GE_S, rel, sc_imm(32), sc_none());
+      struct sc_opnd lt = alu(t, ISA_OP_SEL, 0, in, below_in,
+                              alu(t, ISA_OP_SEL, 0, ge32, sc_imm(UINT32_MAX), sc_imm(0)));
+      switch (builtin) {
+      case SpvBuiltInSubgroupEqMask: return eq;
+      case SpvBuiltInSubgroupLtMask: return lt;
+      case SpvBuiltInSubgroupLeMask: return alu(t, ISA_OP_OR, 0, lt, eq, sc_none());
+      case SpvBuiltInSubgroupGtMask:
+         return alu(t, ISA_OP_NOT, 0, alu(t, ISA_OP_OR, 0, lt, eq, sc_none()), sc_none(), sc_none());
+      default: return alu(t, ISA_OP_NOT, 0, lt, sc_none(), sc_none());
+      }
+   }
+   default:
+      FAIL("unsupported built-in %u", builtin);
+   }
+}
+
+/* ---- access chains, loads and stores -------------------------------------------------- */
+
+/* The pointer a value id stands for: a known pointer, or a physical
+ * address held in a register. */
+static struct ptr pointer_of(struct tx *t, uint32_t id)
+{
+   struct val *v = &t->vals[id];
+   if (v->kind == VAL_PTR)
+      return *v->ptr;
+   const struct sc_id *d = idp(t, id);
+   struct tinfo pt = type_of(t, d->type);
+   if (pt.kind != TK_POINTER || pt.storage != SpvStorageClassPhysicalStorageBuffer)
+      FAIL("pointer %u (opcode %u) is not supported here (variable pointers?)", id, d->opcode);
+   return (struct ptr){.storage = pt.storage, .pointee = pt.elem, .base = get1(t, id, 0),
+                       .offset = sc_imm(0), .explicit_layout = true};
+}
+
+static struct sc_opnd index_operand(struct tx *t, uint32_t id)
+{
+   struct tinfo ti = type_of(t, idp(t, id)->type);
+   struct sc_opnd i = get1(t, id, 0);
+   if (is64(&ti))
+      i = part_of(i, 0);   /* offsets are 32-bit: buffers are at most 4 GiB */
+   return i;
+}
+
+static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t index_id)
+{
+   struct tinfo ti = type_of(t, *type);
+   if (p->builtin) {
+      uint32_t c;
+      if (!const_u32(t, index_id, &c))
+         FAIL("dynamic index into a built-in");
+      p->comp = c;
+      *type = ti.elem;
+      return;
+   }
+   switch (ti.kind) {
+   case TK_STRUCT: {
+      uint32_t member;
+      if (!const_u32(t, index_id, &member) || member >= ti.count)
+         FAIL("invalid SPIR-V: struct member index");
+      const struct sc_id *sd = idp(t, *type);
+      uint32_t off = p->explicit_layout ? (member < sd->member_count ? sd->members[member].offset : 0)
+                                        : implicit_member_offset(t, *type, member);
+      if (p->explicit_layout && member < sd->member_count) {
+         p->matrix_stride = sd->members[member].matrix_stride;
+         p->row_major = sd->members[member].row_major;
+      }
+      p->offset = add_scaled(t, p->offset, sc_imm(off), 1);
+      *type = struct_member(t, *type, member);
+      return;
+   }
+   case TK_ARRAY:
+   case TK_RARRAY:
+      if (p->desc_array) {
+         load_descriptor(t, p, p->set_va, p->binding, index_operand(t, index_id));
+         p->desc_array = false;
+      } else {
+         p->offset = add_scaled(t, p->offset, index_operand(t, index_id), array_stride(t, p, *type));
+      }
+      *type = ti.elem;
+      return;
+   case TK_VECTOR: {
+      uint32_t step = p->vector_stride ? p->vector_stride : scalar_bytes(t, ti.elem);
+      p->offset = add_scaled(t, p->offset, index_operand(t, index_id), step);
+      p->vector_stride = 0;
+      *type = ti.elem;
+      return;
+   }
+   case TK_MATRIX: {
+      struct tinfo col = type_of(t, ti.elem);
+      uint32_t sb = scalar_bytes(t, col.elem);
+      uint32_t stride = p->explicit_layout ? p->matrix_stride : sb * col.count;
+      if (p->explicit_layout && p->row_major) {
+         p->offset = add_scaled(t, p->offset, index_operand(t, index_id), sb);
+         p->vector_stride = stride;
+      } else {
+         p->offset = add_scaled(t, p->offset, index_operand(t, index_id), stride);
+      }
+      *type = ti.elem;
+      return;
+   }
+   default:
+      FAIL("invalid SPIR-V: access chain through a non-composite");
+   }
+}
+
+static void access_chain(struct tx *t, uint32_t at, bool ptr_chain)
+{
+   uint32_t len = sc_len(t->m, at), id = arg(t, at, 2);
+   struct ptr p = pointer_of(t, arg(t, at, 3));
+   uint32_t type = p.pointee, first = 4;
+   if (ptr_chain) {
+      /* OpPtrAccessChain: the first index steps over whole pointees. */
+      uint32_t stride = idp(t, idp(t, arg(t, at, 3))->type)->array_stride;
+      if (!stride)
+         stride = scalar_bytes(t, type) * components(t, type);
+      p.offset = add_scaled(t, p.offset, index_operand(t, arg(t, at, 4)), stride);
+      first = 5;
+   }
+   for (uint32_t i = first; i < len; i++)
+      step_into(t, &p, &type, arg(t, at, i));
+   struct ptr *out = ptr_new(t, id);
+   *out = p;
+   out->pointee = type;
+}
+
+static void op_load(struct tx *t, uint32_t at)
+{
+   uint32_t type = arg(t, at, 1), id = arg(t, at, 2);
+   struct ptr p = pointer_of(t, arg(t, at, 3));
+   if (p.builtin) {
+      struct val *v = val_new(t, id, components(t, type));
+      for (uint32_t i = 0; i < v->n; i++)
+         v->comp[i] = builtin_component(t, p.builtin - 1, p.comp + i);
+      return;
+   }
+   if (p.desc_array)
+      FAIL("load of a whole array of descriptors");
+   struct val *v = result(t, id, type);
+   load(t, &p, type, v->comp, p.vector_stride);
+}
+
+static void op_store(struct tx *t, uint32_t at)
+{
+   struct ptr p = pointer_of(t, arg(t, at, 1));
+   uint32_t n;
+   bool owned;
+   struct sc_opnd *c = get(t, arg(t, at, 2), &n, &owned);
+   store(t, &p, p.pointee, c, p.vector_stride);
+   if (owned)
+      free(c);
+}
+
+/* OpArrayLength: (range - member offset) / stride of the runtime array. */
+static void op_array_length(struct tx *t, uint32_t at)
+{
+   uint32_t id = arg(t, at, 2), member = arg(t, at, 4);
+   struct ptr p = pointer_of(t, arg(t, at, 3));
+   if (p.range.kind != SC_REG)
+      FAIL("OpArrayLength on a buffer without a descriptor");
+   struct tinfo st = type_of(t, p.pointee);
+   if (st.kind != TK_STRUCT || member >= st.count)
+      FAIL("invalid SPIR-V: OpArrayLength");
+   const struct sc_id *sd = idp(t, p.pointee);
+   uint32_t off = member < sd->member_count ? sd->members[member].offset : 0;
+   uint32_t stride = idp(t, struct_member(t, p.pointee, member))->array_stride;
+   if (!stride)
+      FAIL("runtime array without ArrayStride");
+   /* range is at most 2^32 - 1 (maxStorageBufferRange): its low half. */
+   struct sc_opnd len = alu(t, ISA_OP_ISUB, 0, part_of(p.range, 0), sc_imm(off), sc_none());
+   struct val *v = val_new(t, id, 1);
+   v->comp[0] = alu(t, ISA_OP_IDIV_U, 0, len, sc_imm(stride), sc_none());
+}
+
+/* ---- arithmetic ---------------------------------------------------------------------- */
+
+/* Operand arrays of an instruction's value operands (freed by the caller). */
+struct operands {
+   struct sc_opnd *c;
+   uint32_t n;
+   bool owned;
+};
+
+static struct operands operand(struct tx *t, uint32_t id)
+{
+   struct operands o;
+   o.c = get(t, id, &o.n, &o.owned);
+   return o;
+}
+
+static void release(struct operands *o)
+{
+   if (o->owned)
+      free(o->c);
+}
+
+/* Component i of a scalar-or-vector operand (scalars broadcast). */
+static struct sc_opnd pick(const struct operands *o, uint32_t i)
+{
+   return o->c[o->n == 1 ? 0 : i];
+}
+
+static struct tinfo result_scalar(struct tx *t, uint32_t at)
+{
+   return scalar_at(t, arg(t, at, 1), 0);
+}
+
+static struct tinfo operand_scalar(struct tx *t, uint32_t id)
+{
+   return scalar_at(t, idp(t, id)->type, 0);
+}
+
+/* dst = op(a, b) per component, 32- or 64-bit by the result's width. */
+static void binop(struct tx *t, uint32_t at, enum isa_op op32, enum isa_op op64, uint32_t mod)
+{
+   struct tinfo rs = operand_scalar(t, arg(t, at, 3));
+   struct operands a = operand(t, arg(t, at, 3)), b = operand(t, arg(t, at, 4));
+   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   for (uint32_t i = 0; i < v->n; i++) {
+      enum isa_op op = is64(&rs) ? op64 : op32;
+      if (op == ISA_OP_NOP)
+         FAIL("unsupported 64-bit operation (opcode %u)", sc_op(t->m, at));
+      struct sc_opnd bb = pick(&b, i);
+      /* 64-bit shifts count with a 32-bit operand. */
+      if (is64(&rs) && (op == ISA_OP_SHL64 || op == ISA_OP_SHR64_U || op == ISA_OP_SHR64_S) &&
+          is64(&(struct tinfo){.width = operand_scalar(t, arg(t, at, 4)).width}))
+         bb = part_of(bb, 0);
+      emit(t, op, mod, v->comp[i], pick(&a, i), bb, sc_none());
+   }
+   release(&a);
+   release(&b);
+}
+
+static void unop(struct tx *t, uint32_t at, enum isa_op op32, enum isa_op op64, uint32_t mod)
+{
+   struct tinfo rs = operand_scalar(t, arg(t, at, 3));
+   struct operands a = operand(t, arg(t, at, 3));
+   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   for (uint32_t i = 0; i < v->n; i++) {
+      enum isa_op op = is64(&rs) ? op64 : op32;
+      if (op == ISA_OP_NOP)
+         FAIL("unsupported 64-bit operation (opcode %u)", sc_op(t->m, at));
+      emit(t, op, mod, v->comp[i], pick(&a, i), sc_none(), sc_none());
+   }
+   release(&a);
+}
+
+/* 64-bit bitwise operations: the same 32-bit operation on both halves. */
+static void bitwise(struct tx *t, uint32_t at, enum isa_op op, bool unary)
+{
+   struct tinfo rs = operand_scalar(t, arg(t, at, 3));
+   if (!is64(&rs)) {
+      if (unary)
+         unop(t, at, op, op, 0);
+      else
+         binop(t, at, op, op, 0);
+      return;
+   }
+   struct operands a = operand(t, arg(t, at, 3));
+   struct operands b = unary ? a : operand(t, arg(t, at, 4));
+   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   for (uint32_t i = 0; i < v->n; i++) {
+      for (uint32_t h = 0; h < 2; h++)
+         emit(t, op, 0, part_of(v->comp[i], h), part_of(pick(&a, i), h),
+              unary ? sc_none() : part_of(pick(&b, i), h), sc_none());
+   }
+   release(&a);
+   if (!unary)
+      release(&b);
+}
+
+static void compare(struct tx *t, uint32_t at, enum isa_op op, uint32_t mod)
+{
+   struct tinfo s = operand_scalar(t, arg(t, at, 3));
+   if (op == ISA_OP_ICMP && is64(&s))
+      op = ISA_OP_ICMP64;
+   struct operands a = operand(t, arg(t, at, 3));
+   struct operands b = sc_len(t->m, at) > 4 ? operand(t, arg(t, at, 4)) : a;
+   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   for (uint32_t i = 0; i < v->n; i++)
+      emit(t, op, mod, v->comp[i], pick(&a, i), pick(&b, i), sc_none());
+   release(&a);
+   if (sc_len(t->m, at) > 4)
+      release(&b);
+}
+
+static void select_op(struct tx *t, uint32_t at)
+{
+   struct operands c = operand(t, arg(t, at, 3));
+   struct operands a = operand(t, arg(t, at, 4)), b = operand(t, arg(t, at, 5));
+   struct tinfo rs = result_scalar(t, at);
+   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   for (uint32_t i = 0; i < v->n; i++) {
+      struct tinfo s = scalar_at(t, arg(t, at, 1), i);
+      uint32_t halves = is64(&s) ? 2 : 1;
+      for (uint32_t h = 0; h < halves; h++)
+         emit(t, ISA_OP_SEL, 0, part_of(v->comp[i], h), pick(&c, i), part_of(pick(&a, i), h),
+              part_of(pick(&b, i), h));
+   }
+   (void)rs;
+   release(&c);
+   release(&a);
+   release(&b);
+}
+
+/* Integer width changes: 32 -> 64 extends, 64 -> 32 truncates. */
+static void int_convert(struct tx *t, uint32_t at, bool is_signed)
+{
+   struct tinfo from = operand_scalar(t, arg(t, at, 3)), to = result_scalar(t, at);
+   struct operands a = operand(t, arg(t, at, 3));
+   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   for (uint32_t i = 0; i < v->n; i++) {
+      if (is64(&to) && !is64(&from))
+         emit(t, is_signed ? ISA_OP_SEXT64 : ISA_OP_ZEXT64, 0, v->comp[i], pick(&a, i), sc_none(),
+              sc_none());
+      else if (!is64(&to) && is64(&from))
+         emit(t, ISA_OP_MOV, 0, v->comp[i], part_of(pick(&a, i), 0), sc_none(), sc_none());
+      else
+         copy_scalar(t, v->comp[i], pick(&a, i), is64(&to));
+   }
+   release(&a);
+}
+
+/* OpBitcast: the same bits, possibly regrouped (u64 <-> uvec2). */
+static void bitcast(struct tx *t, uint32_t at)
+{
+   uint32_t type = arg(t, at, 1), id = arg(t, at, 2), src = arg(t, at, 3);
+   struct operands a = operand(t, src);
+   /* Flatten the source into 32-bit words. */
+   struct sc_opnd words[MAX_COMPONENTS * 2];
+   uint32_t nw = 0;
+   for (uint32_t i = 0; i < a.n; i++) {
+      struct tinfo s = scalar_at(t, idp(t, src)->type, i);
+      if (is64(&s)) {
+         words[nw++] = part_of(a.c[i], 0);
+         words[nw++] = part_of(a.c[i], 1);
+      } else {
+         words[nw++] = a.c[i];
+      }
+   }
+   struct val *v = result(t, id, type);
+   uint32_t w = 0;
+   for (uint32_t i = 0; i < v->n && w < nw; i++) {
+      struct tinfo s = scalar_at(t, type, i);
+      if (is64(&s)) {
+         emit(t, ISA_OP_MOV, 0, part_of(v->comp[i], 0), words[w], sc_none(), sc_none());
+         emit(t, ISA_OP_MOV, 0, part_of(v->comp[i], 1), words[w + 1], sc_none(), sc_none());
+         w += 2;
+      } else {
+         emit(t, ISA_OP_MOV, 0, v->comp[i], words[w++], sc_none(), sc_none());
+      }
+   }
+   release(&a);
+}
+
+/* A value made of other values' components (OpCopyObject, composite
+ * extraction, construction, shuffles): it shares their registers, which
+ * is safe because SSA registers are written once (phi copies are parallel
+ * copies, see emit_edge). */
+static void assign(struct tx *t, uint32_t id, uint32_t type, const struct sc_opnd *src, uint32_t n)
+{
+   if (components(t, type) != n)
+      FAIL("invalid SPIR-V: %u components for a %u-component type", n, components(t, type));
+   struct val *v = val_new(t, id, n);
+   for (uint32_t i = 0; i < n; i++)
+      v->comp[i] = src[i];
+}
+
+/* Where component `index path` of a composite starts, and how many it has. */
+static uint32_t composite_offset(struct tx *t, uint32_t type, const uint32_t *path, uint32_t depth,
+                                 uint32_t *count, uint32_t *elem_type)
+{
+   uint32_t off = 0;
+   for (uint32_t d = 0; d < depth; d++) {
+      struct tinfo ti = type_of(t, type);
+      uint32_t idx = path[d];
+      if (ti.kind == TK_STRUCT) {
+         if (idx >= ti.count)
+            FAIL("invalid SPIR-V: composite index %u", idx);
+         for (uint32_t k = 0; k < idx; k++)
+            off += components(t, struct_member(t, type, k));
+         type = struct_member(t, type, idx);
+      } else if (ti.kind == TK_VECTOR || ti.kind == TK_MATRIX || ti.kind == TK_ARRAY) {
+         if (idx >= ti.count)
+            FAIL("invalid SPIR-V: composite index %u of %u", idx, ti.count);
+         off += idx * components(t, ti.elem);
+         type = ti.elem;
+      } else {
+         FAIL("invalid SPIR-V: composite index into a scalar");
+      }
+   }
+   *count = components(t, type);
+   *elem_type = type;
+   return off;
+}
+
+static void composite_extract(struct tx *t, uint32_t at)
+{
+   uint32_t len = sc_len(t->m, at), src = arg(t, at, 3);
+   struct operands a = operand(t, src);
+   uint32_t count, et;
+   uint32_t off = composite_offset(t, idp(t, src)->type, W(t, at) + 4, len - 4, &count, &et);
+   if (off + count > a.n)
+      FAIL("invalid SPIR-V: composite extract out of range");
+   assign(t, arg(t, at, 2), arg(t, at, 1), a.c + off, count);
+   release(&a);
+}
+
+static void composite_insert(struct tx *t, uint32_t at)
+{
+   uint32_t len = sc_len(t->m, at);
+   struct operands obj = operand(t, arg(t, at, 3)), comp = operand(t, arg(t, at, 4));
+   uint32_t count, et;
+   uint32_t off = composite_offset(t, arg(t, at, 1), W(t, at) + 5, len - 5, &count, &et);
+   struct sc_opnd all[MAX_COMPONENTS];
+   if (comp.n > MAX_COMPONENTS || off + obj.n > MAX_COMPONENTS + count)
+      FAIL("composite too large");
+   for (uint32_t i = 0; i < comp.n; i++)
+      all[i] = comp.c[i];
+   for (uint32_t i = 0; i < obj.n; i++)
+      all[off + i] = obj.c[i];
+   assign(t, arg(t, at, 2), arg(t, at, 1), all, comp.n);
+   release(&obj);
+   release(&comp);
+}
+
+static void composite_construct(struct tx *t, uint32_t at)
+{
+   uint32_t len = sc_len(t->m, at);
+   struct sc_opnd all[MAX_COMPONENTS];
+   uint32_t n = 0;
+   for (uint32_t i = 3; i < len; i++) {
+      struct operands o = operand(t, arg(t, at, i));
+      if (n + o.n > MAX_COMPONENTS)
+         FAIL("composite too large");
+      for (uint32_t k = 0; k < o.n; k++)
+         all[n++] = o.c[k];
+      release(&o);
+   }
+   assign(t, arg(t, at, 2), arg(t, at, 1), all, n);
+}
+
+static void vector_shuffle(struct tx *t, uint32_t at)
+{
+   uint32_t len = sc_len(t->m, at);
+   struct operands a = operand(t, arg(t, at, 3)), b = operand(t, arg(t, at, 4));
+   struct sc_opnd all[16];
+   uint32_t n = 0;
+   for (uint32_t i = 5; i < len && n < 16; i++) {
+      uint32_t s = arg(t, at, i);
+      if (s == UINT32_MAX)
+         all[n++] = sc_imm(0);   /* undefined component */
+      else if (s < a.n)
+         all[n++] = a.c[s];
+      else if (s - a.n < b.n)
+         all[n++] = b.c[s - a.n];
+      else
+         FAIL("invalid SPIR-V: shuffle component %u", s);
+   }
+   assign(t, arg(t, at, 2), arg(t, at, 1), all, n);
+   release(&a);
+   release(&b);
+}
+
+/* A component chosen at run time: a chain of selects. */
+static struct sc_opnd dynamic_pick(struct tx *t, const struct operands *v, struct sc_opnd index,
+                                   bool wide)
+{
+   struct sc_opnd r = v->c[0];
+   for (uint32_t i = 1; i < v->n; i++) {
+      struct sc_opnd is = alu(t, ISA_OP_ICMP, ISA_ICMP_EQ, index, sc_imm(i), sc_none());
+      if (wide) {
+         struct sc_opnd d = sc_reg(new_reg(t, 2, opnd_uniform(t, is) && opnd_uniform(t, r) &&
+                                                      opnd_uniform(t, v->c[i])));
+         for (uint32_t h = 0; h < 2; h++)
+            emit(t, ISA_OP_SEL, 0, part_of(d, h), is, part_of(v->c[i], h), part_of(r, h));
+         r = d;
+      } else {
+         r = alu(t, ISA_OP_SEL, 0, is, v->c[i], r);
+      }
+   }
+   return r;
+}
+
+static void vector_extract_dynamic(struct tx *t, uint32_t at)
+{
+   struct operands v = operand(t, arg(t, at, 3));
+   struct tinfo s = result_scalar(t, at);
+   struct sc_opnd r = dynamic_pick(t, &v, index_operand(t, arg(t, at, 4)), is64(&s));
+   assign(t, arg(t, at, 2), arg(t, at, 1), &r, 1);
+   release(&v);
+}
+
+static void vector_insert_dynamic(struct tx *t, uint32_t at)
+{
+   struct operands v = operand(t, arg(t, at, 3)), c = operand(t, arg(t, at, 4));
+   struct sc_opnd index = index_operand(t, arg(t, at, 5));
+   struct sc_opnd all[16];
+   struct tinfo s = result_scalar(t, at);
+   for (uint32_t i = 0; i < v.n && i < 16; i++) {
+      struct sc_opnd is = alu(t, ISA_OP_ICMP, ISA_ICMP_EQ, index, sc_imm(i), sc_none());
+      if (is64(&s)) {
+         struct sc_opnd d = sc_reg(new_reg(t, 2, false));
+         for (uint32_t h = 0; h < 2; h++)
+            emit(t, ISA_OP_SEL, 0, part_of(d, h), is, part_of(c.c[0], h), part_of(v.c[i], h));
+         all[i] = d;
+      } else {
+         all[i] = alu(t, ISA_OP_SEL, 0, is, c.c[0], v.c[i]);
+      }
+   }
+   assign(t, arg(t, at, 2), arg(t, at, 1), all, v.n);
+   release(&v);
+   release(&c);
+}
+
+/* ---- GLSL.std.450 ------------------------------------------------------------------- */
+
+static void ext_unary(struct tx *t, uint32_t at, uint32_t id, uint32_t type, enum isa_op op,
+                      uint32_t mod)
+{
+   struct operands a = operand(t, arg(t, at, 5));
+   struct val *v = result(t, id, type);
+   for (uint32_t i = 0; i < v->n; i++)
+      emit(t, op, mod, v->comp[i], pick(&a, i), sc_none(), sc_none());
+   release(&a);
+}
+
+static void ext_binary(struct tx *t, uint32_t at, uint32_t id, uint32_t type, enum isa_op op,
+                       uint32_t mod)
+{
+   struct operands a = operand(t, arg(t, at, 5)), b = operand(t, arg(t, at, 6));
+   struct val *v = result(t, id, type);
+   for (uint32_t i = 0; i < v->n; i++)
+      emit(t, op, mod, v->comp[i], pick(&a, i), pick(&b, i), sc_none());
+   release(&a);
+   release(&b);
+}
+
+/* clamp(x, lo, hi) = min(max(x, lo), hi) */
+static void ext_clamp(struct tx *t, uint32_t at, uint32_t id, uint32_t type, enum isa_op max,
+                      enum isa_op min)
+{
+   struct operands x = operand(t, arg(t, at, 5)), lo = operand(t, arg(t, at, 6)),
+                   hi = operand(t, arg(t, at, 7));
+   struct val *v = result(t, id, type);
+   for (uint32_t i = 0; i < v->n; i++) {
+      struct sc_opnd m = alu(t, max, 0, pick(&x, i), pick(&lo, i), sc_none());
+      emit(t, min, 0, v->comp[i], m, pick(&hi, i), sc_none());
+   }
+   release(&x);
+   release(&lo);
+   release(&hi);
+}
+
+static struct sc_opnd fimm(float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return sc_imm(u);
+}
+
+/* mix(x, y, a) = x + (y - x) * a */
+static void ext_mix(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+{
+   struct operands x = operand(t, arg(t, at, 5)), y = operand(t, arg(t, at, 6)),
+                   a = operand(t, arg(t, at, 7));
+   struct val *v = result(t, id, type);
+   for (uint32_t i = 0; i < v->n; i++) {
+      struct sc_opnd d = alu(t, ISA_OP_FSUB, 0, pick(&y, i), pick(&x, i), sc_none());
+      struct sc_opnd m = alu(t, ISA_OP_FMUL, 0, d, pick(&a, i), sc_none());
+      emit(t, ISA_OP_FADD, 0, v->comp[i], pick(&x, i), m, sc_none());
+   }
+   release(&x);
+   release(&y);
+   release(&a);
+}
+
+static struct sc_opnd dot(struct tx *t, const struct operands *a, const struct operands *b)
+{
+   struct sc_opnd acc = alu(t, ISA_OP_FMUL, 0, a->c[0], b->c[0], sc_none());
+   for (uint32_t i = 1; i < a->n; i++)
+      acc = alu(t, ISA_OP_FADD, 0, acc, alu(t, ISA_OP_FMUL, 0, a->c[i], b->c[i], sc_none()),
+                sc_none());
+   return acc;
+}
+
+static void glsl(struct tx *t, uint32_t at)
+{
+   uint32_t type = arg(t, at, 1), id = arg(t, at, 2), inst = arg(t, at, 4);
+   struct tinfo rs = scalar_at(t, type, 0);
+   bool sint = rs.kind == TK_INT && rs.is_signed;
+   switch (inst) {
+   case GLSLstd450Round: ext_unary(t, at, id, type, ISA_OP_FROUND, 0); return;
+   case GLSLstd450RoundEven: ext_unary(t, at, id, type, ISA_OP_FRINT, 0); return;
+   case GLSLstd450Trunc: ext_unary(t, at, id, type, ISA_OP_FTRUNC, 0); return;
+   case GLSLstd450FAbs: ext_unary(t, at, id, type, ISA_OP_FABS, 0); return;
+   case GLSLstd450SAbs: ext_unary(t, at, id, type, ISA_OP_IABS, 0); return;
+   case GLSLstd450FSign: ext_unary(t, at, id, type, ISA_OP_FSIGN, 0); return;
+   case GLSLstd450Floor: ext_unary(t, at, id, type, ISA_OP_FFLOOR, 0); return;
+   case GLSLstd450Ceil: ext_unary(t, at, id, type, ISA_OP_FCEIL, 0); return;
+   case GLSLstd450Fract: ext_unary(t, at, id, type, ISA_OP_FFRACT, 0); return;
+   case GLSLstd450Sin: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_SIN); return;
+   case GLSLstd450Cos: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_COS); return;
+   case GLSLstd450Tan: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_TAN); return;
+   case GLSLstd450Asin: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_ASIN); return;
+   case GLSLstd450Acos: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_ACOS); return;
+   case GLSLstd450Atan: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_ATAN); return;
+   case GLSLstd450Sinh: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_SINH); return;
+   case GLSLstd450Cosh: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_COSH); return;
+   case GLSLstd450Tanh: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_TANH); return;
+   case GLSLstd450Asinh: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_ASINH); return;
+   case GLSLstd450Acosh: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_ACOSH); return;
+   case GLSLstd450Atanh: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_ATANH); return;
+   case GLSLstd450Exp: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_EXP); return;
+   case GLSLstd450Exp2: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_EXP2); return;
+   case GLSLstd450Log: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_LOG); return;
+   case GLSLstd450Log2: ext_unary(t, at, id, type, ISA_OP_FMATH1, ISA_FM_LOG2); return;
+   case GLSLstd450Sqrt: ext_unary(t, at, id, type, ISA_OP_FSQRT, 0); return;
+   case GLSLstd450InverseSqrt: ext_unary(t, at, id, type, ISA_OP_FRSQ, 0); return;
+   case GLSLstd450Atan2: ext_binary(t, at, id, type, ISA_OP_FMATH2, ISA_FM_ATAN2); return;
+   case GLSLstd450Pow: ext_binary(t, at, id, type, ISA_OP_FMATH2, ISA_FM_POW); return;
+   case GLSLstd450Ldexp: ext_binary(t, at, id, type, ISA_OP_FMATH2, ISA_FM_LDEXP); return;
+   case GLSLstd450FMin:
+   case GLSLstd450NMin: ext_binary(t, at, id, type, ISA_OP_FMIN, 0); return;
+   case GLSLstd450FMax:
+   case GLSLstd450NMax: ext_binary(t, at, id, type, ISA_OP_FMAX, 0); return;
+   case GLSLstd450UMin: ext_binary(t, at, id, type, ISA_OP_IMIN_U, 0); return;
+   case GLSLstd450SMin: ext_binary(t, at, id, type, ISA_OP_IMIN_S, 0); return;
+   case GLSLstd450UMax: ext_binary(t, at, id, type, ISA_OP_IMAX_U, 0); return;
+   case GLSLstd450SMax: ext_binary(t, at, id, type, ISA_OP_IMAX_S, 0); return;
+   case GLSLstd450FClamp:
+   case GLSLstd450NClamp: ext_clamp(t, at, id, type, ISA_OP_FMAX, ISA_OP_FMIN); return;
+   case GLSLstd450UClamp: ext_clamp(t, at, id, type, ISA_OP_IMAX_U, ISA_OP_IMIN_U); return;
+   case GLSLstd450SClamp: ext_clamp(t, at, id, type, ISA_OP_IMAX_S, ISA_OP_IMIN_S); return;
+   case GLSLstd450FMix: ext_mix(t, at, id, type); return;
+   case GLSLstd450Fma: {
+      struct operands a = operand(t, arg(t, at, 5)), b = operand(t, arg(t, at, 6)),
+                      c = operand(t, arg(t, at, 7));
+      struct val *v = result(t, id, type);
+      for (uint32_t i = 0; i < v->n; i++)
+         emit(t, ISA_OP_FFMA, 0, v->comp[i], pick(&a, i), pick(&b, i), pick(&c, i));
+      release(&a);
+      release(&b);
+      release(&c);
+      return;
+   }
+   case GLSLstd450Step: {   /* step(edge, x) = x < edge ? 0 : 1 */
+      struct operands edge = operand(t, arg(t, at, 5)), x = operand(t, arg(t, at, 6));
+      struct val *v = result(t, id, type);
+      for (uint32_t i = 0; i < v->n; i++) {
+         struct sc_opnd lt = alu(t, ISA_OP_FCMP, ISA_FCMP_OLT, pick(&x, i), pick(&edge, i), sc_none());
+         emit(t, ISA_OP_SEL, 0, v->comp[i], lt, fimm(0.0f), fimm(1.0f));
+      }
+      release(&edge);
+      release(&x);
+      return;
+   }
+   case GLSLstd450SmoothStep: {   /* t = clamp((x-e0)/(e1-e0), 0, 1); t*t*(3-2t) */
+      struct operands e0 = operand(t, arg(t, at, 5)), e1 = operand(t, arg(t, at, 6)),
+                      x = operand(t, arg(t, at, 7));
+      struct val *v = result(t, id, type);
+      for (uint32_t i = 0; i < v->n; i++) {
+         struct sc_opnd num = alu(t, ISA_OP_FSUB, 0, pick(&x, i), pick(&e0, i), sc_none());
+         struct sc_opnd den = alu(t, ISA_OP_FSUB, 0, pick(&e1, i), pick(&e0, i), sc_none());
+         struct sc_opnd q = alu(t, ISA_OP_FDIV, 0, num, den, sc_none());
+         q = alu(t, ISA_OP_FMIN, 0, alu(t, ISA_OP_FMAX, 0, q, fimm(0.0f), sc_none()), fimm(1.0f), sc_none());
+         struct sc_opnd k = alu(t, ISA_OP_FSUB, 0, fimm(3.0f), alu(t, ISA_OP_FMUL, 0, fimm(2.0f), q, sc_none()), sc_none());
+         emit(t, ISA_OP_FMUL, 0, v->comp[i], alu(t, ISA_OP_FMUL, 0, q, q, sc_none()), k, sc_none());
+      }
+      release(&e0);
+      release(&e1);
+      release(&x);
+      return;
+   }
+   case GLSLstd450FindILsb: ext_unary(t, at, id, type, ISA_OP_FINDLSB, 0); return;
+   case GLSLstd450FindSMsb: ext_unary(t, at, id, type, ISA_OP_FINDMSB_S, 0); return;
+   case GLSLstd450FindUMsb: ext_unary(t, at, id, type, ISA_OP_FINDMSB_U, 0); return;
+   case GLSLstd450Length: {
+      struct operands a = operand(t, arg(t, at, 5));
+      struct val *v = result(t, id, type);
+      emit(t, ISA_OP_FSQRT, 0, v->comp[0], dot(t, &a, &a), sc_none(), sc_none());
+      release(&a);
+      return;
+   }
+   case GLSLstd450Distance: {
+      struct operands a = operand(t, arg(t, at, 5)), b = operand(t, arg(t, at, 6));
+      struct sc_opnd d[16];
+      for (uint32_t i = 0; i < a.n && i < 16; i++)
+         d[i] = alu(t, ISA_OP_FSUB, 0, a.c[i], b.c[i], sc_none());
+      struct operands dd = {d, a.n, false};
+      struct val *v = result(t, id, type);
+      emit(t, ISA_OP_FSQRT, 0, v->comp[0], dot(t, &dd, &dd), sc_none(), sc_none());
+      release(&a);
+      release(&b);
+      return;
+   }
+   case GLSLstd450Normalize: {
+      struct operands a = operand(t, arg(t, at, 5));
+      struct sc_opnd inv = alu(t, ISA_OP_FRSQ, 0, dot(t, &a, &a), sc_none(), sc_none());
+      struct val *v = result(t, id, type);
+      for (uint32_t i = 0; i < v->n; i++)
+         emit(t, ISA_OP_FMUL, 0, v->comp[i], a.c[i], inv, sc_none());
+      release(&a);
+      return;
+   }
+   case GLSLstd450Cross: {
+      struct operands a = operand(t, arg(t, at, 5)), b = operand(t, arg(t, at, 6));
+      struct val *v = result(t, id, type);
+      for (uint32_t i = 0; i < 3; i++) {
+         uint32_t j = (i + 1) % 3, k = (i + 2) % 3;
+         struct sc_opnd l = alu(t, ISA_OP_FMUL, 0, a.c[j], b.c[k], sc_none());
+         struct sc_opnd r = alu(t, ISA_OP_FMUL, 0, a.c[k], b.c[j], sc_none());
+         emit(t, ISA_OP_FSUB, 0, v->comp[i], l, r, sc_none());
+      }
+      release(&a);
+      release(&b);
+      return;
+   }
+   default:
+      (void)sint;
+      FAIL("unsupported GLSL.std.450 instruction %u", inst);
+   }
+}
+
+/* ---- atomics and barriers --------------------------------------------------------------- */
+
+static struct sc_opnd as_register(struct tx *t, struct sc_opnd o, bool wide)
+{
+   if (o.kind == SC_REG)
+      return o;
+   if (wide) {
+      struct sc_opnd d = sc_reg(new_reg(t, 2, true));
+      emit(t, ISA_OP_MOV64, 0, d, o, sc_none(), sc_none());
+      return d;
+   }
+   return alu(t, ISA_OP_MOV, 0, o, sc_none(), sc_none());
+}
+
+static void atomic(struct tx *t, uint32_t at)
+{
+   uint16_t op = sc_op(t->m, at);
+   uint32_t type = arg(t, at, 1), id = arg(t, at, 2);
+   struct ptr p = pointer_of(t, arg(t, at, 3));
+   struct tinfo s = scalar_at(t, type, 0);
+   bool wide = is64(&s), global = is_buffer_storage(p.storage);
+   if (!global && p.storage != SpvStorageClassWorkgroup)
+      FAIL("atomics on storage class %u are not supported", p.storage);
+   uint32_t imm;
+   struct sc_opnd addr = global ? buffer_address(t, &p, 0, &imm) : local_address(t, &p, 0, &imm);
+   if (!global && addr.kind == SC_NONE)
+      addr = sc_none();
+   enum isa_atomic kind = ISA_ATOM_ADD;
+   struct sc_opnd value = sc_none();
+   switch (op) {
+   case SpvOpAtomicExchange: kind = ISA_ATOM_XCHG; break;
+   case SpvOpAtomicIIncrement: value = wide ? pair64(t, 1) : sc_imm(1); break;
+   case SpvOpAtomicIDecrement: value = wide ? pair64(t, UINT64_MAX) : sc_imm(UINT32_MAX); break;
+   case SpvOpAtomicIAdd: break;
+   case SpvOpAtomicISub: break;
+   case SpvOpAtomicSMin: kind = ISA_ATOM_MIN_S; break;
+   case SpvOpAtomicUMin: kind = ISA_ATOM_MIN_U; break;
+   case SpvOpAtomicSMax: kind = ISA_ATOM_MAX_S; break;
+   case SpvOpAtomicUMax: kind = ISA_ATOM_MAX_U; break;
+   case SpvOpAtomicAnd: kind = ISA_ATOM_AND; break;
+   case SpvOpAtomicOr: kind = ISA_ATOM_OR; break;
+   case SpvOpAtomicXor: kind = ISA_ATOM_XOR; break;
+   default: break;
+   }
+   if (value.kind == SC_NONE)
+      value = get1(t, arg(t, at, 6), 0);
+   if (op == SpvOpAtomicISub)
+      value = wide ? alu64(t, ISA_OP_ISUB64, 0, pair64(t, 0), value)
+                   : alu(t, ISA_OP_INEG, 0, value, sc_none(), sc_none());
+   value = as_register(t, value, wide);
+   struct val *v = result(t, id, type);
+   struct sc_minst *in =
+      emit(t, global ? ISA_OP_ATOMG : ISA_OP_ATOMS, kind | (wide ? ISA_ATOM_64 : 0), v->comp[0],
+           addr, value, sc_none());
+   in->imm = imm;
+}
+
+static void compare_exchange(struct tx *t, uint32_t at)
+{
+   uint32_t type = arg(t, at, 1), id = arg(t, at, 2);
+   struct ptr p = pointer_of(t, arg(t, at, 3));
+   struct tinfo s = scalar_at(t, type, 0);
+   bool wide = is64(&s), global = is_buffer_storage(p.storage);
+   uint32_t imm;
+   struct sc_opnd addr = global ? buffer_address(t, &p, 0, &imm) : local_address(t, &p, 0, &imm);
+   struct sc_opnd value = as_register(t, get1(t, arg(t, at, 7), 0), wide);
+   struct sc_opnd cmp = as_register(t, get1(t, arg(t, at, 8), 0), wide);
+   struct val *v = result(t, id, type);
+   struct sc_minst *in = emit(t, global ? ISA_OP_CASG : ISA_OP_CASS, wide ? ISA_ATOM_64 : 0,
+                              v->comp[0], addr, cmp, value);
+   in->imm = imm;
+}
+
+static void atomic_load(struct tx *t, uint32_t at)
+{
+   struct ptr p = pointer_of(t, arg(t, at, 3));
+   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   load(t, &p, arg(t, at, 1), v->comp, 0);
+}
+
+static void atomic_store(struct tx *t, uint32_t at)
+{
+   struct ptr p = pointer_of(t, arg(t, at, 1));
+   struct sc_opnd value = get1(t, arg(t, at, 4), 0);
+   store(t, &p, p.pointee, &value, 0);
+   emit(t, ISA_OP_MEMBAR, 0, sc_none(), sc_none(), sc_none(), sc_none());
+}
+
+static bool scope_of(struct tx *t, uint32_t id, uint32_t *scope)
+{
+   return const_u32(t, id, scope);
+}
+
+static void control_barrier(struct tx *t, uint32_t at)
+{
+   uint32_t exec_scope = SpvScopeWorkgroup, semantics = 0;
+   scope_of(t, arg(t, at, 1), &exec_scope);
+   const_u32(t, arg(t, at, 3), &semantics);
+   if (semantics)
+      emit(t, ISA_OP_MEMBAR, 0, sc_none(), sc_none(), sc_none(), sc_none());
+   /* A subgroup's lanes run in lockstep: only a workgroup barrier waits. */
+   if (exec_scope == SpvScopeWorkgroup) {
+      emit(t, ISA_OP_BAR, 0, sc_none(), sc_none(), sc_none(), sc_none());
+      t->mir->uses_barrier = true;
+   }
+   if (semantics)
+      emit(t, ISA_OP_MEMBAR, 0, sc_none(), sc_none(), sc_none(), sc_none());
+}
+
+/* ---- subgroup operations -------------------------------------------------------------- */
+
+static uint32_t reduce_op(struct tx *t, uint16_t op)
+{
+   switch (op) {
+   case SpvOpGroupNonUniformIAdd: return ISA_RED_IADD;
+   case SpvOpGroupNonUniformFAdd: return ISA_RED_FADD;
+   case SpvOpGroupNonUniformIMul: return ISA_RED_IMUL;
+   case SpvOpGroupNonUniformFMul: return ISA_RED_FMUL;
+   case SpvOpGroupNonUniformSMin: return ISA_RED_IMIN_S;
+   case SpvOpGroupNonUniformUMin: return ISA_RED_IMIN_U;
+   case SpvOpGroupNonUniformFMin: return ISA_RED_FMIN;
+   case SpvOpGroupNonUniformSMax: return ISA_RED_IMAX_S;
+   case SpvOpGroupNonUniformUMax: return ISA_RED_IMAX_U;
+   case SpvOpGroupNonUniformFMax: return ISA_RED_FMAX;
+   case SpvOpGroupNonUniformBitwiseAnd:
+   case SpvOpGroupNonUniformLogicalAnd: return ISA_RED_AND;
+   case SpvOpGroupNonUniformBitwiseOr:
+   case SpvOpGroupNonUniformLogicalOr: return ISA_RED_OR;
+   case SpvOpGroupNonUniformBitwiseXor:
+   case SpvOpGroupNonUniformLogicalXor: return ISA_RED_XOR;
+   default: FAIL("unsupported subgroup operation %u", op);
+   }
+}
+
+static void subgroup_arith(struct tx *t, uint32_t at)
+{
+   uint32_t type = arg(t, at, 1), id = arg(t, at, 2), group_op = arg(t, at, 4);
+   struct tinfo s = scalar_at(t, type, 0);
+   if (is64(&s))
+      FAIL("64-bit subgroup arithmetic is not supported");
+   uint32_t rop = reduce_op(t, sc_op(t->m, at));
+   enum isa_op op;
+   uint32_t mod = rop;
+   switch (group_op) {
+   case SpvGroupOperationReduce: op = ISA_OP_REDUCE; break;
+   case SpvGroupOperationInclusiveScan: op = ISA_OP_SCAN; break;
+   case SpvGroupOperationExclusiveScan: op = ISA_OP_SCAN; mod |= ISA_SCAN_EXCLUSIVE; break;
+   default: FAIL("unsupported subgroup group operation %u", group_op);
+   }
+   struct operands a = operand(t, arg(t, at, 5));
+   struct val *v = result(t, id, type);
+   for (uint32_t i = 0; i < v->n; i++)
+      emit(t, op, mod, v->comp[i], a.c[i], sc_none(), sc_none());
+   release(&a);
+}
+
+/* The lane index of the first active lane (uniform). */
+static struct sc_opnd first_active_lane(struct tx *t)
+{
+   struct sc_opnd ballot = sc_reg(new_reg(t, 2, true));
+   emit(t, ISA_OP_BALLOT, 0, ballot, sc_imm(1), sc_none(), sc_none());
+   struct sc_opnd lo = alu(t, ISA_OP_FINDLSB, 0, part_of(ballot, 0), sc_none(), sc_none());
+   struct sc_opnd hi = alu(t, ISA_OP_IADD, 0,
+                           alu(t, ISA_OP_FINDLSB, 0, part_of(ballot, 1), sc_none(), sc_none()),
+                           sc_imm(32), sc_none());
+   struct sc_opnd any_lo = alu(t, ISA_OP_ICMP, ISA_ICMP_NE, part_of(ballot, 0), sc_imm(0), sc_none());
+   return alu(t, ISA_OP_SEL, 0, any_lo, lo, hi);
+}
+
+static struct sc_opnd ballot_bit(struct tx *t, const struct operands *mask, struct sc_opnd index)
+{
+   struct sc_opnd low = alu(t, ISA_OP_ICMP, ISA_ICMP_LT_U, index, sc_imm(32), sc_none());
+   struct sc_opnd word = alu(t, ISA_OP_SEL, 0, low, mask->c[0], mask->c[1]);
+   struct sc_opnd sh = alu(t, ISA_OP_SHR_U, 0, word, alu(t, ISA_OP_AND, 0, index, sc_imm(31), sc_none()),
+                           sc_none());
+   return alu(t, ISA_OP_AND, 0, sh, sc_imm(1), sc_none());
+}
+
+static void subgroup(struct tx *t, uint32_t at)
+{
+   uint16_t op = sc_op(t->m, at);
+   uint32_t type = arg(t, at, 1), id = arg(t, at, 2), scope = SpvScopeSubgroup;
+   scope_of(t, arg(t, at, 3), &scope);
+   if (scope != SpvScopeSubgroup)
+      FAIL("group operations with scope %u are not supported", scope);
+   switch (op) {
+   case SpvOpGroupNonUniformElect: {
+      struct val *v = result(t, id, type);
+      emit(t, ISA_OP_ELECT, 0, v->comp[0], sc_none(), sc_none(), sc_none());
+      return;
+   }
+   case SpvOpGroupNonUniformAll:
+   case SpvOpGroupNonUniformAny: {
+      struct val *v = result(t, id, type);
+      emit(t, ISA_OP_VOTE, op == SpvOpGroupNonUniformAll ? ISA_VOTE_ALL : ISA_VOTE_ANY, v->comp[0],
+           get1(t, arg(t, at, 4), 0), sc_none(), sc_none());
+      return;
+   }
+   case SpvOpGroupNonUniformAllEqual: {
+      struct operands a = operand(t, arg(t, at, 4));
+      struct tinfo s = operand_scalar(t, arg(t, at, 4));
+      struct sc_opnd acc = sc_imm(1);
+      for (uint32_t i = 0; i < a.n; i++) {
+         for (uint32_t h = 0; h < (is64(&s) ? 2u : 1u); h++) {
+            struct sc_opnd e = alu(t, ISA_OP_VOTE, ISA_VOTE_EQ, part_of(a.c[i], h), sc_none(), sc_none());
+            acc = alu(t, ISA_OP_AND, 0, acc, e, sc_none());
+         }
+      }
+      assign(t, id, type, &acc, 1);
+      release(&a);
+      return;
+   }
+   case SpvOpGroupNonUniformBroadcast:
+   case SpvOpGroupNonUniformBroadcastFirst:
+   case SpvOpGroupNonUniformShuffle:
+   case SpvOpGroupNonUniformShuffleXor:
+   case SpvOpGroupNonUniformShuffleUp:
+   case SpvOpGroupNonUniformShuffleDown: {
+      struct operands a = operand(t, arg(t, at, 4));
+      struct sc_opnd lane = op == SpvOpGroupNonUniformBroadcastFirst ? first_active_lane(t)
+                                                                     : get1(t, arg(t, at, 5), 0);
+      enum isa_op isa = (op == SpvOpGroupNonUniformBroadcast || op == SpvOpGroupNonUniformBroadcastFirst)
+                           ? ISA_OP_BCAST : ISA_OP_SHFL;
+      uint32_t mod = op == SpvOpGroupNonUniformShuffleXor ? ISA_SHFL_XOR
+                     : op == SpvOpGroupNonUniformShuffleUp ? ISA_SHFL_UP
+                     : op == SpvOpGroupNonUniformShuffleDown ? ISA_SHFL_DOWN : ISA_SHFL_IDX;
+      struct tinfo s = scalar_at(t, type, 0);
+      struct val *v = result(t, id, type);
+      for (uint32_t i = 0; i < v->n; i++) {
+         for (uint32_t h = 0; h < (is64(&s) ? 2u : 1u); h++)
+            emit(t, isa, mod, part_of(v->comp[i], h), part_of(a.c[i], h), lane, sc_none());
+      }
+      release(&a);
+      return;
+   }
+   case SpvOpGroupNonUniformBallot: {
+      struct sc_opnd b = sc_reg(new_reg(t, 2, true));
+      emit(t, ISA_OP_BALLOT, 0, b, get1(t, arg(t, at, 4), 0), sc_none(), sc_none());
+      struct sc_opnd c[4] = {part_of(b, 0), part_of(b, 1), sc_imm(0), sc_imm(0)};
+      assign(t, id, type, c, 4);
+      return;
+   }
+   case SpvOpGroupNonUniformInverseBallot:
+   case SpvOpGroupNonUniformBallotBitExtract: {
+      struct operands mask = operand(t, arg(t, at, 4));
+      struct sc_opnd index = op == SpvOpGroupNonUniformInverseBallot
+                                ? sreg(t, ISA_SR_LANE_ID, false) : get1(t, arg(t, at, 5), 0);
+      struct sc_opnd r = ballot_bit(t, &mask, index);
+      assign(t, id, type, &r, 1);
+      release(&mask);
+      return;
+   }
+   case SpvOpGroupNonUniformBallotBitCount: {
+      uint32_t group_op = arg(t, at, 4);
+      struct operands mask = operand(t, arg(t, at, 5));
+      struct sc_opnd w0 = mask.c[0], w1 = mask.c[1];
+      if (group_op != SpvGroupOperationReduce) {
+         uint32_t bi = group_op == SpvGroupOperationInclusiveScan ? SpvBuiltInSubgroupLeMask
+                                                                  : SpvBuiltInSubgroupLtMask;
+         w0 = alu(t, ISA_OP_AND, 0, w0, builtin_component(t, bi, 0), sc_none());
+         w1 = alu(t, ISA_OP_AND, 0, w1, builtin_component(t, bi, 1), sc_none());
+      }
+      struct sc_opnd r = alu(t, ISA_OP_IADD, 0, alu(t, ISA_OP_POPC, 0, w0, sc_none(), sc_none()),
+                             alu(t, ISA_OP_POPC, 0, w1, sc_none(), sc_none()), sc_none());
+      assign(t, id, type, &r, 1);
+      release(&mask);
+      return;
+   }
+   case SpvOpGroupNonUniformBallotFindLSB:
+   case SpvOpGroupNonUniformBallotFindMSB: {
+      struct operands mask = operand(t, arg(t, at, 4));
+      struct sc_opnd r;
+      if (op == SpvOpGroupNonUniformBallotFindLSB) {
+         struct sc_opnd any = alu(t, ISA_OP_ICMP, ISA_ICMP_NE, mask.c[0], sc_imm(0), sc_none());
+         struct sc_opnd hi = alu(t, ISA_OP_IADD, 0, alu(t, ISA_OP_FINDLSB, 0, mask.c[1], sc_none(), sc_none()),
+                                 sc_imm(32), sc_none());
+         r = alu(t, ISA_OP_SEL, 0, any, alu(t, ISA_OP_FINDLSB, 0, mask.c[0], sc_none(), sc_none()), hi);
+      } else {
+         struct sc_opnd any = alu(t, ISA_OP_ICMP, ISA_ICMP_NE, mask.c[1], sc_imm(0), sc_none());
+         struct sc_opnd hi = alu(t, ISA_OP_IADD, 0, alu(t, ISA_OP_FINDMSB_U, 0, mask.c[1], sc_none(), sc_none()),
+                                 sc_imm(32), sc_none());
+         r = alu(t, ISA_OP_SEL, 0, any, hi, alu(t, ISA_OP_FINDMSB_U, 0, mask.c[0], sc_none(), sc_none()));
+      }
+      assign(t, id, type, &r, 1);
+      release(&mask);
+      return;
+   }
+   default:
+      subgroup_arith(t, at);
+      return;
+   }
+}
+
+/* ---- matrices -------------------------------------------------------------------------- */
+
+static void matrix_op(struct tx *t, uint32_t at)
+{
+   uint16_t op = sc_op(t->m, at);
+   uint32_t type = arg(t, at, 1), id = arg(t, at, 2);
+   struct operands a = operand(t, arg(t, at, 3));
+   struct operands b = sc_len(t->m, at) > 4 ? operand(t, arg(t, at, 4)) : a;
+   struct tinfo ta = type_of(t, idp(t, arg(t, at, 3))->type);
+   struct sc_opnd out[MAX_COMPONENTS];
+   uint32_t n = components(t, type);
+   switch (op) {
+   case SpvOpVectorTimesScalar:
+   case SpvOpMatrixTimesScalar:
+      for (uint32_t i = 0; i < n; i++)
+         out[i] = alu(t, ISA_OP_FMUL, 0, a.c[i], b.c[0], sc_none());
+      break;
+   case SpvOpDot:
+      out[0] = dot(t, &a, &b);
+      break;
+   case SpvOpTranspose: {
+      struct tinfo col = type_of(t, ta.elem);
+      for (uint32_t c = 0; c < ta.count; c++)
+         for (uint32_t r = 0; r < col.count; r++)
+            out[r * ta.count + c] = a.c[c * col.count + r];
+      break;
+   }
+   case SpvOpMatrixTimesVector: {   /* sum over columns c of M[c] * v[c] */
+      uint32_t rows = n;
+      for (uint32_t r = 0; r < rows; r++) {
+         struct sc_opnd acc = alu(t, ISA_OP_FMUL, 0, a.c[r], b.c[0], sc_none());
+         for (uint32_t c = 1; c < ta.count; c++)
+            acc = alu(t, ISA_OP_FADD, 0, acc, alu(t, ISA_OP_FMUL, 0, a.c[c * rows + r], b.c[c], sc_none()),
+                      sc_none());
+         out[r] = acc;
+      }
+      break;
+   }
+   case SpvOpVectorTimesMatrix: {   /* result[c] = dot(v, M[c]) */
+      struct tinfo tb = type_of(t, idp(t, arg(t, at, 4))->type);
+      uint32_t rows = components(t, tb.elem);
+      for (uint32_t c = 0; c < n; c++) {
+         struct operands col = {b.c + c * rows, rows, false};
+         out[c] = dot(t, &a, &col);
+      }
+      break;
+   }
+   case SpvOpMatrixTimesMatrix: {
+      struct tinfo tb = type_of(t, idp(t, arg(t, at, 4))->type);
+      uint32_t rows = components(t, ta.elem), inner = ta.count;
+      for (uint32_t c = 0; c < tb.count; c++) {
+         for (uint32_t r = 0; r < rows; r++) {
+            struct sc_opnd acc = alu(t, ISA_OP_FMUL, 0, a.c[r], b.c[c * inner], sc_none());
+            for (uint32_t k = 1; k < inner; k++)
+               acc = alu(t, ISA_OP_FADD, 0, acc,
+                         alu(t, ISA_OP_FMUL, 0, a.c[k * rows + r], b.c[c * inner + k], sc_none()),
+                         sc_none());
+            out[c * rows + r] = acc;
+         }
+      }
+      break;
+   }
+   case SpvOpOuterProduct:
+      for (uint32_t c = 0; c < b.n; c++)
+         for (uint32_t r = 0; r < a.n; r++)
+            out[c * a.n + r] = alu(t, ISA_OP_FMUL, 0, a.c[r], b.c[c], sc_none());
+      break;
+   default:
+      FAIL("unsupported matrix operation %u", op);
+   }
+   assign(t, id, type, out, n);
+   release(&a);
+   if (sc_len(t->m, at) > 4)
+      release(&b);
+}
+
+/* ---- one instruction -------------------------------------------------------------------- */
+
+static void convert(struct tx *t, uint32_t at, enum isa_op op)
+{
+   struct tinfo from = operand_scalar(t, arg(t, at, 3));
+   if (is64(&from))
+      FAIL("conversions between 64-bit integers and floats are not supported");
+   unop(t, at, op, ISA_OP_NOP, 0);
+}
+
+static void instruction(struct tx *t, uint32_t at)
+{
+   uint16_t op = sc_op(t->m, at);
+   switch (op) {
+   case SpvOpNop: case SpvOpLine: case SpvOpNoLine: case SpvOpSelectionMerge: case SpvOpLoopMerge:
+   case SpvOpPhi: case SpvOpLabel: case SpvOpFunction: case SpvOpFunctionParameter:
+      return;
+   case SpvOpVariable: variable(t, arg(t, at, 2)); return;
+   case SpvOpAccessChain:
+   case SpvOpInBoundsAccessChain: access_chain(t, at, false); return;
+   case SpvOpPtrAccessChain:
+   case SpvOpInBoundsPtrAccessChain: access_chain(t, at, true); return;
+   case SpvOpLoad: op_load(t, at); return;
+   case SpvOpStore: op_store(t, at); return;
+   case SpvOpArrayLength: op_array_length(t, at); return;
+   case SpvOpCopyObject:
+   case SpvOpCopyLogical: {
+      if (t->vals[arg(t, at, 3)].kind == VAL_PTR) {
+         struct ptr p = pointer_of(t, arg(t, at, 3));
+         *ptr_new(t, arg(t, at, 2)) = p;
+         return;
+      }
+      struct operands a = operand(t, arg(t, at, 3));
+      assign(t, arg(t, at, 2), arg(t, at, 1), a.c, a.n);
+      release(&a);
+      return;
+   }
+   case SpvOpIAdd: binop(t, at, ISA_OP_IADD, ISA_OP_IADD64, 0); return;
+   case SpvOpISub: binop(t, at, ISA_OP_ISUB, ISA_OP_ISUB64, 0); return;
+   case SpvOpIMul: binop(t, at, ISA_OP_IMUL, ISA_OP_IMUL64, 0); return;
+   case SpvOpUDiv: binop(t, at, ISA_OP_IDIV_U, ISA_OP_NOP, 0); return;
+   case SpvOpSDiv: binop(t, at, ISA_OP_IDIV_S, ISA_OP_NOP, 0); return;
+   case SpvOpUMod: binop(t, at, ISA_OP_IREM_U, ISA_OP_NOP, 0); return;
+   case SpvOpSRem: binop(t, at, ISA_OP_IREM_S, ISA_OP_NOP, 0); return;
+   case SpvOpSMod: binop(t, at, ISA_OP_IMOD_S, ISA_OP_NOP, 0); return;
+   case SpvOpSNegate: {
+      struct tinfo s = operand_scalar(t, arg(t, at, 3));
+      if (!is64(&s)) {
+         unop(t, at, ISA_OP_INEG, ISA_OP_NOP, 0);
+         return;
+      }
+      struct operands a = operand(t, arg(t, at, 3));
+      struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+      for (uint32_t i = 0; i < v->n; i++)
+         emit(t, ISA_OP_ISUB64, 0, v->comp[i], pair64(t, 0), pick(&a, i), sc_none());
+      release(&a);
+      return;
+   }
+   case SpvOpFAdd: binop(t, at, ISA_OP_FADD, ISA_OP_NOP, 0); return;
+   case SpvOpFSub: binop(t, at, ISA_OP_FSUB, ISA_OP_NOP, 0); return;
+   case SpvOpFMul: binop(t, at, ISA_OP_FMUL, ISA_OP_NOP, 0); return;
+   case SpvOpFDiv: binop(t, at, ISA_OP_FDIV, ISA_OP_NOP, 0); return;
+   case SpvOpFRem: binop(t, at, ISA_OP_FMATH2, ISA_OP_NOP, ISA_FM_FMOD); return;
+   case SpvOpFMod: {   /* x - y * floor(x / y) */
+      struct operands a = operand(t, arg(t, at, 3)), b = operand(t, arg(t, at, 4));
+      struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+      for (uint32_t i = 0; i < v->n; i++) {
+         struct sc_opnd q = alu(t, ISA_OP_FFLOOR, 0,
+                                alu(t, ISA_OP_FDIV, 0, pick(&a, i), pick(&b, i), sc_none()), sc_none(), sc_none());
+         emit(t, ISA_OP_FSUB, 0, v->comp[i], pick(&a, i),
+              alu(t, ISA_OP_FMUL, 0, pick(&b, i), q, sc_none()), sc_none());
+      }
+      release(&a);
+      release(&b);
+      return;
+   }
+   case SpvOpFNegate: unop(t, at, ISA_OP_FNEG, ISA_OP_NOP, 0); return;
+   case SpvOpShiftLeftLogical: binop(t, at, ISA_OP_SHL, ISA_OP_SHL64, 0); return;
+   case SpvOpShiftRightLogical: binop(t, at, ISA_OP_SHR_U, ISA_OP_SHR64_U, 0); return;
+   case SpvOpShiftRightArithmetic: binop(t, at, ISA_OP_SHR_S, ISA_OP_SHR64_S, 0); return;
+   case SpvOpBitwiseAnd: bitwise(t, at, ISA_OP_AND, false); return;
+   case SpvOpBitwiseOr: bitwise(t, at, ISA_OP_OR, false); return;
+   case SpvOpBitwiseXor: bitwise(t, at, ISA_OP_XOR, false); return;
+   case SpvOpNot: bitwise(t, at, ISA_OP_NOT, true); return;
+   case SpvOpBitReverse: unop(t, at, ISA_OP_BITREV, ISA_OP_NOP, 0); return;
+   case SpvOpBitCount: unop(t, at, ISA_OP_POPC, ISA_OP_NOP, 0); return;
+   case SpvOpBitFieldSExtract:
+   case SpvOpBitFieldUExtract: {
+      struct operands a = operand(t, arg(t, at, 3)), off = operand(t, arg(t, at, 4)),
+                      cnt = operand(t, arg(t, at, 5));
+      struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+      for (uint32_t i = 0; i < v->n; i++)
+         emit(t, op == SpvOpBitFieldSExtract ? ISA_OP_BFE_S : ISA_OP_BFE_U, 0, v->comp[i],
+              pick(&a, i), off.c[0], cnt.c[0]);
+      release(&a);
+      release(&off);
+      release(&cnt);
+      return;
+   }
+   case SpvOpBitFieldInsert: {
+      struct operands a = operand(t, arg(t, at, 3)), b = operand(t, arg(t, at, 4)),
+                      off = operand(t, arg(t, at, 5)), cnt = operand(t, arg(t, at, 6));
+      struct sc_opnd packed = alu(t, ISA_OP_OR, 0, alu(t, ISA_OP_AND, 0, off.c[0], sc_imm(255), sc_none()),
+                                  alu(t, ISA_OP_SHL, 0, cnt.c[0], sc_imm(8), sc_none()), sc_none());
+      struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+      for (uint32_t i = 0; i < v->n; i++)
+         emit(t, ISA_OP_BFI, 0, v->comp[i], pick(&a, i), pick(&b, i), packed);
+      release(&a);
+      release(&b);
+      release(&off);
+      release(&cnt);
+      return;
+   }
+   case SpvOpIEqual: case SpvOpLogicalEqual: compare(t, at, ISA_OP_ICMP, ISA_ICMP_EQ); return;
+   case SpvOpINotEqual: case SpvOpLogicalNotEqual: compare(t, at, ISA_OP_ICMP, ISA_ICMP_NE); return;
+   case SpvOpUGreaterThan: compare(t, at, ISA_OP_ICMP, ISA_ICMP_GT_U); return;
+   case SpvOpSGreaterThan: compare(t, at, ISA_OP_ICMP, ISA_ICMP_GT_S); return;
+   case SpvOpUGreaterThanEqual: compare(t, at, ISA_OP_ICMP, ISA_ICMP_GE_U); return;
+   case SpvOpSGreaterThanEqual: compare(t, at, ISA_OP_ICMP, ISA_ICMP_GE_S); return;
+   case SpvOpULessThan: compare(t, at, ISA_OP_ICMP, ISA_ICMP_LT_U); return;
+   case SpvOpSLessThan: compare(t, at, ISA_OP_ICMP, ISA_ICMP_LT_S); return;
+   case SpvOpULessThanEqual: compare(t, at, ISA_OP_ICMP, ISA_ICMP_LE_U); return;
+   case SpvOpSLessThanEqual: compare(t, at, ISA_OP_ICMP, ISA_ICMP_LE_S); return;
+   case SpvOpFOrdEqual: compare(t, at, ISA_OP_FCMP, ISA_FCMP_OEQ); return;
+   case SpvOpFUnordEqual: compare(t, at, ISA_OP_FCMP, ISA_FCMP_UEQ); return;
+   case SpvOpFOrdNotEqual: compare(t, at, ISA_OP_FCMP, ISA_FCMP_ONE); return;
+   case SpvOpFUnordNotEqual: compare(t, at, ISA_OP_FCMP, ISA_FCMP_UNE); return;
+   case SpvOpFOrdLessThan: compare(t, at, ISA_OP_FCMP, ISA_FCMP_OLT); return;
+   case SpvOpFUnordLessThan: compare(t, at, ISA_OP_FCMP, ISA_FCMP_ULT); return;
+   case SpvOpFOrdGreaterThan: compare(t, at, ISA_OP_FCMP, ISA_FCMP_OGT); return;
+   case SpvOpFUnordGreaterThan: compare(t, at, ISA_OP_FCMP, ISA_FCMP_UGT); return;
+   case SpvOpFOrdLessThanEqual: compare(t, at, ISA_OP_FCMP, ISA_FCMP_OLE); return;
+   case SpvOpFUnordLessThanEqual: compare(t, at, ISA_OP_FCMP, ISA_FCMP_ULE); return;
+   case SpvOpFOrdGreaterThanEqual: compare(t, at, ISA_OP_FCMP, ISA_FCMP_OGE); return;
+   case SpvOpFUnordGreaterThanEqual: compare(t, at, ISA_OP_FCMP, ISA_FCMP_UGE); return;
+   case SpvOpIsNan: compare(t, at, ISA_OP_FCMP, ISA_FCMP_ISNAN); return;
+   case SpvOpIsInf: compare(t, at, ISA_OP_FCMP, ISA_FCMP_ISINF); return;
+   case SpvOpOrdered: compare(t, at, ISA_OP_FCMP, ISA_FCMP_ORD); return;
+   case SpvOpUnordered: compare(t, at, ISA_OP_FCMP, ISA_FCMP_UNO); return;
+   case SpvOpLogicalAnd: binop(t, at, ISA_OP_AND, ISA_OP_NOP, 0); return;
+   case SpvOpLogicalOr: binop(t, at, ISA_OP_OR, ISA_OP_NOP, 0); return;
+   case SpvOpLogicalNot: {
+      struct operands a = operand(t, arg(t, at, 3));
+      struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+      for (uint32_t i = 0; i < v->n; i++)
+         emit(t, ISA_OP_XOR, 0, v->comp[i], a.c[i], sc_imm(1), sc_none());
+      release(&a);
+      return;
+   }
+   case SpvOpSelect: select_op(t, at); return;
+   case SpvOpConvertFToU: unop(t, at, ISA_OP_F2I_U, ISA_OP_NOP, 0); return;
+   case SpvOpConvertFToS: unop(t, at, ISA_OP_F2I_S, ISA_OP_NOP, 0); return;
+   case SpvOpConvertSToF: convert(t, at, ISA_OP_I2F_S); return;
+   case SpvOpConvertUToF: convert(t, at, ISA_OP_I2F_U); return;
+   case SpvOpUConvert: int_convert(t, at, false); return;
+   case SpvOpSConvert: int_convert(t, at, true); return;
+   case SpvOpFConvert: unop(t, at, ISA_OP_MOV, ISA_OP_NOP, 0); return;
+   case SpvOpBitcast: bitcast(t, at); return;
+   case SpvOpConvertUToPtr:
+   case SpvOpConvertPtrToU: {
+      uint32_t src = arg(t, at, 3);
+      struct sc_opnd a;
+      if (t->vals[src].kind == VAL_PTR) {
+         struct ptr p = pointer_of(t, src);
+         uint32_t imm;
+         a = buffer_address(t, &p, 0, &imm);
+         if (imm)
+            a = alu64(t, ISA_OP_IADD64, 0, a, sc_imm(imm));
+      } else {
+         a = get1(t, src, 0);
+      }
+      assign(t, arg(t, at, 2), arg(t, at, 1), &a, 1);
+      return;
+   }
+   case SpvOpCompositeConstruct: composite_construct(t, at); return;
+   case SpvOpCompositeExtract: composite_extract(t, at); return;
+   case SpvOpCompositeInsert: composite_insert(t, at); return;
+   case SpvOpVectorShuffle: vector_shuffle(t, at); return;
+   case SpvOpVectorExtractDynamic: vector_extract_dynamic(t, at); return;
+   case SpvOpVectorInsertDynamic: vector_insert_dynamic(t, at); return;
+   case SpvOpVectorTimesScalar: case SpvOpMatrixTimesScalar: case SpvOpDot: case SpvOpTranspose:
+   case SpvOpMatrixTimesVector: case SpvOpVectorTimesMatrix: case SpvOpMatrixTimesMatrix:
+   case SpvOpOuterProduct:
+      matrix_op(t, at);
+      return;
+   case SpvOpExtInst: {
+      uint32_t set = arg(t, at, 3);
+      if (set == t->m->glsl_std_450) {
+         glsl(t, at);
+         return;
+      }
+      /* NonSemantic instructions carry no meaning for execution. */
+      return;
+   }
+   case SpvOpAtomicLoad: atomic_load(t, at); return;
+   case SpvOpAtomicStore: atomic_store(t, at); return;
+   case SpvOpAtomicCompareExchange: compare_exchange(t, at); return;
+   case SpvOpAtomicExchange: case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement:
+   case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicSMin: case SpvOpAtomicUMin:
+   case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd: case SpvOpAtomicOr:
+   case SpvOpAtomicXor:
+      atomic(t, at);
+      return;
+   case SpvOpControlBarrier: control_barrier(t, at); return;
+   case SpvOpMemoryBarrier:
+      emit(t, ISA_OP_MEMBAR, 0, sc_none(), sc_none(), sc_none(), sc_none());
+      return;
+   default:
+      if (op >= SpvOpGroupNonUniformElect && op <= SpvOpGroupNonUniformLogicalXor) {
+         subgroup(t, at);
+         return;
+      }
+      if (op == SpvOpFunctionCall)
+         FAIL("function calls remain after inlining (recursion is not allowed in Vulkan)");
+      FAIL("unsupported SPIR-V instruction (opcode %u)", op);
+   }
+}
+
+/* ---- blocks ----------------------------------------------------------------------------- */
+
+static bool is_terminator(uint16_t op)
+{
+   switch (op) {
+   case SpvOpBranch: case SpvOpBranchConditional: case SpvOpSwitch: case SpvOpReturn:
+   case SpvOpReturnValue: case SpvOpUnreachable: case SpvOpKill: case SpvOpTerminateInvocation:
+      return true;
+   default:
+      return false;
+   }
+}
+
+static void find_blocks(struct tx *t)
+{
+   const struct sc_module *m = t->m;
+   t->block_of = malloc(m->bound * sizeof(*t->block_of));
+   if (!t->block_of)
+      FAIL("out of memory");
+   for (uint32_t i = 0; i < m->bound; i++)
+      t->block_of[i] = -1;
+   uint32_t cap = 0;
+   struct block *cur = NULL;
+   for (uint32_t at = m->function_start; at < m->function_end; at += sc_len(m, at)) {
+      uint16_t op = sc_op(m, at);
+      if (op == SpvOpLabel) {
+         t->blocks = grow_array(t->blocks, &cap, t->block_count + 1, sizeof(*t->blocks), t->e);
+         cur = &t->blocks[t->block_count];
+         *cur = (struct block){.label = arg(t, at, 1), .start = at, .loop = -1};
+         t->block_of[cur->label] = (int32_t)t->block_count++;
+      } else if (!cur) {
+         continue;
+      } else if (op == SpvOpSelectionMerge || op == SpvOpLoopMerge) {
+         cur->merge = at;
+      } else if (is_terminator(op)) {
+         cur->term = at;
+         cur = NULL;
+      } else if (op != SpvOpPhi && !cur->first_inst) {
+         cur->first_inst = at;
+      }
+   }
+   for (uint32_t i = 0; i < t->block_count; i++) {
+      if (!t->blocks[i].term)
+         FAIL("invalid SPIR-V: block %u has no terminator", t->blocks[i].label);
+      if (!t->blocks[i].first_inst)
+         t->blocks[i].first_inst = t->blocks[i].merge ? t->blocks[i].merge : t->blocks[i].term;
+   }
+}
+
+static struct block *block_of(struct tx *t, uint32_t label)
+{
+   if (label >= t->m->bound || t->block_of[label] < 0)
+      FAIL("invalid SPIR-V: %u is not a block of the entry point", label);
+   return &t->blocks[t->block_of[label]];
+}
+
+/* ---- phi copies ----------------------------------------------------------------------------- */
+
+/* Registers for a phi's value (made on first need: a loop's preheader
+ * copies into them before the header is lowered). */
+static struct val *phi_value(struct tx *t, uint32_t id, uint32_t type)
+{
+   if (t->vals[id].kind == VAL_REGS)
+      return &t->vals[id];
+   return result(t, id, type);
+}
+
+/* The copies of edge from -> to: for each phi of `to`, its value on that
+ * edge. They form a parallel copy: sources are read before any phi is
+ * written, through temporaries when a source is itself a destination. */
+static void emit_edge(struct tx *t, uint32_t from, uint32_t to)
+{
+   struct block *b = block_of(t, to);
+   struct { struct sc_opnd dst, src; bool wide; } copies[256];
+   uint32_t n = 0;
+   for (uint32_t at = b->start + sc_len(t->m, b->start); at < b->term; at += sc_len(t->m, at)) {
+      if (sc_op(t->m, at) != SpvOpPhi)
+         continue;
+      uint32_t len = sc_len(t->m, at), type = arg(t, at, 1), id = arg(t, at, 2);
+      for (uint32_t k = 3; k + 1 < len; k += 2) {
+         if (arg(t, at, k + 1) != from)
+            continue;
+         struct val *dst = phi_value(t, id, type);
+         struct operands src = operand(t, arg(t, at, k));
+         for (uint32_t i = 0; i < dst->n && i < src.n; i++) {
+            if (n == 256)
+               FAIL("too many phi copies on one edge");
+            struct tinfo s = scalar_at(t, type, i);
+            copies[n].dst = dst->comp[i];
+            copies[n].src = src.c[i];
+            copies[n].wide = is64(&s);
+            n++;
+         }
+         release(&src);
+         break;
+      }
+   }
+   bool overlap = false;
+   for (uint32_t i = 0; i < n && !overlap; i++) {
+      for (uint32_t j = 0; j < n; j++) {
+         if (i != j && copies[i].src.kind == SC_REG && copies[i].src.value == copies[j].dst.value)
+            overlap = true;
+      }
+   }
+   if (overlap) {
+      for (uint32_t i = 0; i < n; i++) {
+         struct sc_opnd tmp = sc_reg(new_reg(t, copies[i].wide ? 2 : 1,
+                                             t->mir->regs[copies[i].dst.value].uniform));
+         copy_scalar(t, tmp, copies[i].src, copies[i].wide);
+         copies[i].src = tmp;
+      }
+   }
+   for (uint32_t i = 0; i < n; i++) {
+      if (copies[i].src.kind == SC_REG && copies[i].src.value == copies[i].dst.value &&
+          copies[i].src.part == copies[i].dst.part)
+         continue;
+      copy_scalar(t, copies[i].dst, copies[i].src, copies[i].wide);
+   }
+}
+
+/* ---- structured control flow ------------------------------------------------------------------ */
+
+static void region(struct tx *t, uint32_t label, uint32_t stop);
+
+static void open_construct(struct tx *t, struct construct c)
+{
+   if (t->depth == sizeof(t->cons) / sizeof(t->cons[0]))
+      FAIL("control flow nested too deeply");
+   t->cons[t->depth++] = c;
+   if (t->depth > t->mir->stack_depth)
+      t->mir->stack_depth = t->depth;
+}
+
+/* What a branch to `target` means from inside the open constructs: the
+ * construct index it leaves (break: merge of a loop/switch; continue:
+ * continue target of a loop), or -1 for an ordinary branch. */
+static int exit_of(const struct tx *t, uint32_t target, bool *is_continue)
+{
+   for (int i = (int)t->depth - 1; i >= 0; i--) {
+      const struct construct *c = &t->cons[i];
+      if (c->kind == CK_LOOP && c->cont == target && c->cont != c->header) {
+         *is_continue = true;
+         return i;
+      }
+      if ((c->kind == CK_LOOP || c->kind == CK_SWITCH) && c->merge == target) {
+         *is_continue = false;
+         return i;
+      }
+   }
+   return -1;
+}
+
+/* BRK levels: breakable constructs between the innermost and construct k. */
+static uint32_t break_levels(const struct tx *t, int k)
+{
+   uint32_t levels = 0;
+   for (int i = (int)t->depth - 1; i > k; i--) {
+      if (t->cons[i].kind == CK_LOOP || t->cons[i].kind == CK_SWITCH)
+         levels++;
+   }
+   return levels;
+}
+
+static uint32_t restore_label(const struct tx *t)
+{
+   return t->depth ? t->cons[t->depth - 1].restore_label : t->exit_label;
+}
+
+/* Takes the branch from -> target for the active lanes. Returns true if
+ * they stay on this path (target is where the region continues). */
+static bool take_branch(struct tx *t, uint32_t from, uint32_t target, uint32_t stop)
+{
+   emit_edge(t, from, target);
+   if (target == stop) {
+      /* The natural end of the region; a switch case falling through sets
+       * its flag. */
+      if (t->depth && t->cons[t->depth - 1].kind == CK_SELECTION &&
+          t->cons[t->depth - 1].fallthrough.kind == SC_REG)
+         emit(t, ISA_OP_MOV, 0, t->cons[t->depth - 1].fallthrough, sc_imm(1), sc_none(), sc_none());
+      return false;
+   }
+   bool cont;
+   int k = exit_of(t, target, &cont);
+   if (k >= 0) {
+      if (cont)
+         emit_flow(t, ISA_OP_CONT, sc_imm(1), restore_label(t), 0);
+      else
+         emit_flow(t, ISA_OP_BRK, sc_imm(1), restore_label(t), break_levels(t, k));
+      return false;
+   }
+   return true;
+}
+
+static struct sc_opnd negate(struct tx *t, struct sc_opnd c)
+{
+   return alu(t, ISA_OP_XOR, 0, c, sc_imm(1), sc_none());
+}
+
+/* A selection (IF/ELSE/ENDIF) whose sides are branches `then` and `other`. */
+static void selection(struct tx *t, uint32_t from, struct sc_opnd cond, uint32_t then,
+                      uint32_t other, uint32_t merge)
+{
+   uint32_t else_label = new_label(t), end_label = new_label(t);
+   open_construct(t, (struct construct){.kind = CK_SELECTION, .merge = merge,
+                                        .restore_label = else_label});
+   emit_flow(t, ISA_OP_IF, cond, else_label, 0);
+   if (take_branch(t, from, then, merge))
+      region(t, then, merge);
+   t->cons[t->depth - 1].restore_label = end_label;
+   place_label(t, else_label);
+   emit_flow(t, ISA_OP_ELSE, sc_none(), end_label, 0);
+   if (take_branch(t, from, other, merge))
+      region(t, other, merge);
+   place_label(t, end_label);
+   emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
+   t->depth--;
+}
+
+/* A conditional branch with no selection merge: each target is an exit
+ * (break, continue, the region's end) or at most one ordinary block.
+ * Returns where the remaining lanes continue, or UINT32_MAX. */
+static uint32_t unmerged_conditional(struct tx *t, uint32_t from, struct sc_opnd cond,
+                                     uint32_t a, uint32_t b, uint32_t stop)
+{
+   bool ca, cb;
+   bool a_exit = a == stop || exit_of(t, a, &ca) >= 0;
+   bool b_exit = b == stop || exit_of(t, b, &cb) >= 0;
+   if (!a_exit && !b_exit)
+      FAIL("invalid SPIR-V: conditional branch without a merge to two ordinary blocks");
+   if (a_exit && b_exit) {
+      /* Both sides leave (or end the region): one selection. */
+      uint32_t else_label = new_label(t), end_label = new_label(t);
+      open_construct(t, (struct construct){.kind = CK_SELECTION, .merge = UINT32_MAX,
+                                           .restore_label = else_label});
+      emit_flow(t, ISA_OP_IF, cond, else_label, 0);
+      take_branch(t, from, a, stop);
+      t->cons[t->depth - 1].restore_label = end_label;
+      place_label(t, else_label);
+      emit_flow(t, ISA_OP_ELSE, sc_none(), end_label, 0);
+      take_branch(t, from, b, stop);
+      place_label(t, end_label);
+      emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
+      t->depth--;
+      return UINT32_MAX;
+   }
+   /* One side leaves under an IF; the others go on to the ordinary block. */
+   uint32_t next = a_exit ? b : a, exit_target = a_exit ? a : b;
+   struct sc_opnd leave = a_exit ? cond : negate(t, cond);
+   uint32_t end_label = new_label(t);
+   open_construct(t, (struct construct){.kind = CK_SELECTION, .merge = UINT32_MAX,
+                                        .restore_label = end_label});
+   emit_flow(t, ISA_OP_IF, leave, end_label, 0);
+   take_branch(t, from, exit_target, stop);
+   place_label(t, end_label);
+   emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
+   t->depth--;
+   return take_branch(t, from, next, stop) ? next : UINT32_MAX;
+}
+
+/* Case blocks of a switch in layout order. */
+static int compare_blocks(const void *a, const void *b)
+{
+   int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+   return (x > y) - (x < y);
+}
+
+static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
+{
+   uint32_t at = blk->term, len = sc_len(t->m, at);
+   struct tinfo st = operand_scalar(t, arg(t, at, 1));
+   if (is64(&st))
+      FAIL("64-bit switch selectors are not supported");
+   struct sc_opnd sel = get1(t, arg(t, at, 1), 0);
+   uint32_t deflt = arg(t, at, 2);
+   int32_t order[256];
+   uint32_t n = 0;
+   /* distinct targets, merge excluded */
+   for (uint32_t k = 2; k < len; k += (k == 2 ? 1 : 2)) {
+      uint32_t target = k == 2 ? deflt : arg(t, at, k + 1);
+      if (target == merge)
+         continue;
+      int32_t bi = (int32_t)(block_of(t, target) - t->blocks);
+      bool seen = false;
+      for (uint32_t i = 0; i < n; i++)
+         seen |= order[i] == bi;
+      if (!seen && n < 256)
+         order[n++] = bi;
+   }
+   qsort(order, n, sizeof(order[0]), compare_blocks);
+   uint32_t end_label = new_label(t);
+   open_construct(t, (struct construct){.kind = CK_SWITCH, .merge = merge, .restore_label = end_label});
+   emit(t, ISA_OP_SWITCH, 0, sc_none(), sc_none(), sc_none(), sc_none());
+   struct sc_opnd ft = sc_reg(new_reg(t, 1, false));
+   struct sc_opnd taken = sc_reg(new_reg(t, 1, false));
+   emit(t, ISA_OP_MOV, 0, ft, sc_imm(0), sc_none(), sc_none());
+   emit(t, ISA_OP_MOV, 0, taken, sc_imm(0), sc_none(), sc_none());
+   /* Lanes whose selector matches no literal take the default. */
+   struct sc_opnd is_default = sc_imm(1);
+   for (uint32_t k = 3; k + 1 < len; k += 2)
+      is_default = alu(t, ISA_OP_AND, 0, is_default,
+                       alu(t, ISA_OP_ICMP, ISA_ICMP_NE, sel, sc_imm(arg(t, at, k)), sc_none()), sc_none());
+   for (uint32_t i = 0; i < n; i++) {
+      uint32_t target = t->blocks[order[i]].label;
+      uint32_t next = i + 1 < n ? t->blocks[order[i + 1]].label : merge;
+      struct sc_opnd cond = ft;
+      for (uint32_t k = 3; k + 1 < len; k += 2) {
+         if (arg(t, at, k + 1) == target)
+            cond = alu(t, ISA_OP_OR, 0, cond,
+                       alu(t, ISA_OP_ICMP, ISA_ICMP_EQ, sel, sc_imm(arg(t, at, k)), sc_none()), sc_none());
+      }
+      if (target == deflt)
+         cond = alu(t, ISA_OP_OR, 0, cond, is_default, sc_none());
+      uint32_t case_end = new_label(t);
+      open_construct(t, (struct construct){.kind = CK_SELECTION, .merge = next,
+                                           .restore_label = case_end, .fallthrough = ft});
+      emit_flow(t, ISA_OP_IF, cond, case_end, 0);
+      emit(t, ISA_OP_MOV, 0, ft, sc_imm(0), sc_none(), sc_none());
+      emit(t, ISA_OP_MOV, 0, taken, sc_imm(1), sc_none(), sc_none());
+      emit_edge(t, blk->label, target);
+      region(t, target, next);
+      place_label(t, case_end);
+      emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
+      t->depth--;
+   }
+   /* Lanes whose target is the merge itself took no case: their edge's
+    * phi copies run under their own mask. */
+   uint32_t skip = new_label(t);
+   open_construct(t, (struct construct){.kind = CK_SELECTION, .merge = UINT32_MAX,
+                                        .restore_label = skip});
+   emit_flow(t, ISA_OP_IF, negate(t, taken), skip, 0);
+   emit_edge(t, blk->label, merge);
+   place_label(t, skip);
+   emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
+   t->depth--;
+   place_label(t, end_label);
+   emit(t, ISA_OP_ENDSWITCH, 0, sc_none(), sc_none(), sc_none(), sc_none());
+   t->depth--;
+}
+
+/* A loop whose header is block hb; returns its merge. */
+static uint32_t loop_construct(struct tx *t, struct block *hb)
+{
+   uint32_t merge = arg(t, hb->merge, 1), cont = arg(t, hb->merge, 2);
+   uint32_t top = new_label(t), join = new_label(t), end = new_label(t);
+   emit(t, ISA_OP_LOOP, 0, sc_none(), sc_none(), sc_none(), sc_none());
+   place_label(t, top);
+   open_construct(t, (struct construct){.kind = CK_LOOP, .merge = merge, .cont = cont,
+                                        .header = hb->label, .restore_label = join});
+   /* The body runs from the header to the continue target (or, for a
+    * single-block loop, back to the header). */
+   region(t, hb->label, cont == hb->label ? UINT32_MAX : cont);
+   place_label(t, join);
+   emit_flow(t, ISA_OP_CONTJOIN, sc_none(), end, 0);
+   t->cons[t->depth - 1].restore_label = end;
+   if (cont != hb->label)
+      region(t, cont, hb->label);
+   place_label(t, end);
+   emit_flow(t, ISA_OP_ENDLOOP, sc_none(), top, 0);
+   t->depth--;
+   return merge;
+}
+
+/* Lowers blocks from `label` until control reaches `stop` (which the caller
+ * handles) or leaves through a break, continue or return. */
+static void region(struct tx *t, uint32_t label, uint32_t stop)
+{
+   bool loop_header_done = false;
+   while (label != stop && label != UINT32_MAX) {
+      struct block *b = block_of(t, label);
+      if (b->merge && sc_op(t->m, b->merge) == SpvOpLoopMerge && !loop_header_done &&
+          !(t->depth && t->cons[t->depth - 1].kind == CK_LOOP &&
+            t->cons[t->depth - 1].header == label)) {
+         label = loop_construct(t, b);
+         continue;
+      }
+      loop_header_done = false;
+      for (uint32_t at = b->first_inst; at < b->term; at += sc_len(t->m, at)) {
+         if (sc_op(t->m, at) == SpvOpLine)
+            t->line = arg(t, at, 2);
+         else if (sc_op(t->m, at) == SpvOpNoLine)
+            t->line = 0;
+         instruction(t, at);
+      }
+      uint32_t at = b->term;
+      switch (sc_op(t->m, at)) {
+      case SpvOpBranch: {
+         uint32_t target = arg(t, at, 1);
+         /* back edge of the innermost loop: the iteration's end */
+         if (t->depth && t->cons[t->depth - 1].kind == CK_LOOP &&
+             t->cons[t->depth - 1].header == target) {
+            emit_edge(t, label, target);
+            return;
+         }
+         label = take_branch(t, label, target, stop) ? target : UINT32_MAX;
+         break;
+      }
+      case SpvOpBranchConditional: {
+         uint32_t a = arg(t, at, 2), c = arg(t, at, 3);
+         struct sc_opnd cond = get1(t, arg(t, at, 1), 0);
+         bool back = t->depth && t->cons[t->depth - 1].kind == CK_LOOP &&
+                     (t->cons[t->depth - 1].header == a || t->cons[t->depth - 1].header == c);
+         if (a == c) {
+            label = take_branch(t, label, a, stop) ? a : UINT32_MAX;
+         } else if (back) {
+            /* the loop's latch: lanes not going back break out */
+            uint32_t header = t->cons[t->depth - 1].header;
+            unmerged_conditional(t, label, cond, a, c, header);
+            return;
+         } else if (b->merge && sc_op(t->m, b->merge) == SpvOpSelectionMerge) {
+            uint32_t merge = arg(t, b->merge, 1);
+            selection(t, label, cond, a, c, merge);
+            label = merge;
+         } else {
+            label = unmerged_conditional(t, label, cond, a, c, stop);
+         }
+         break;
+      }
+      case SpvOpSwitch: {
+         if (!b->merge || sc_op(t->m, b->merge) != SpvOpSelectionMerge)
+            FAIL("invalid SPIR-V: OpSwitch without OpSelectionMerge");
+         uint32_t merge = arg(t, b->merge, 1);
+         switch_construct(t, b, merge);
+         label = merge;
+         break;
+      }
+      case SpvOpReturn:
+      case SpvOpReturnValue:
+         emit_flow(t, ISA_OP_RET, sc_imm(1), restore_label(t), 0);
+         return;
+      case SpvOpUnreachable:
+         return;
+      default:
+         FAIL("unsupported terminator (opcode %u)", sc_op(t->m, at));
+      }
+   }
+}
+
+/* ---- divergence ------------------------------------------------------------------------------ */
+
+static bool builtin_divergent(uint32_t builtin)
+{
+   switch (builtin) {
+   case SpvBuiltInLocalInvocationId: case SpvBuiltInLocalInvocationIndex:
+   case SpvBuiltInGlobalInvocationId: case SpvBuiltInSubgroupLocalInvocationId:
+   case SpvBuiltInSubgroupEqMask: case SpvBuiltInSubgroupGeMask: case SpvBuiltInSubgroupGtMask:
+   case SpvBuiltInSubgroupLeMask: case SpvBuiltInSubgroupLtMask:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* The variable a pointer id ultimately points into (through chains). */
+static uint32_t root_variable(const struct tx *t, uint32_t id)
+{
+   for (int guard = 0; guard < 64 && id && id < t->m->bound; guard++) {
+      const struct sc_id *d = &t->m->ids[id];
+      if (d->opcode == SpvOpVariable)
+         return id;
+      if (d->opcode != SpvOpAccessChain && d->opcode != SpvOpInBoundsAccessChain &&
+          d->opcode != SpvOpPtrAccessChain && d->opcode != SpvOpCopyObject)
+         return 0;
+      id = t->m->words[d->def + 3];
+   }
+   return 0;
+}
+
+/* Results that differ between lanes no matter their operands. */
+static bool inherently_divergent(const struct tx *t, uint32_t at)
+{
+   uint16_t op = sc_op(t->m, at);
+   switch (op) {
+   case SpvOpLoad: {
+      uint32_t var = root_variable(t, t->m->words[at + 3]);
+      if (!var)
+         return false;
+      const struct sc_id *v = &t->m->ids[var];
+      uint32_t storage = t->m->words[v->def + 3];
+      if (storage == SpvStorageClassInput)
+         return v->builtin && builtin_divergent(v->builtin - 1);
+      /* Per-invocation memory holds per-invocation values. */
+      return storage == SpvStorageClassFunction || storage == SpvStorageClassPrivate;
+   }
+   case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange: case SpvOpAtomicIIncrement:
+   case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicSMin:
+   case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd:
+   case SpvOpAtomicOr: case SpvOpAtomicXor:
+   case SpvOpGroupNonUniformElect: case SpvOpGroupNonUniformShuffle:
+   case SpvOpGroupNonUniformShuffleXor: case SpvOpGroupNonUniformShuffleUp:
+   case SpvOpGroupNonUniformShuffleDown: case SpvOpGroupNonUniformInverseBallot:
+      return true;
+   default:
+      break;
+   }
+   if (op >= SpvOpGroupNonUniformIAdd && op <= SpvOpGroupNonUniformLogicalXor)
+      return sc_len(t->m, at) > 4 && t->m->words[at + 4] != SpvGroupOperationReduce;
+   if (op == SpvOpGroupNonUniformBallotBitCount)
+      return t->m->words[at + 4] != SpvGroupOperationReduce;
+   return false;
+}
+
+/* Results equal in every lane whatever their operands (subgroup-wide). */
+static bool inherently_uniform(const struct tx *t, uint32_t at)
+{
+   switch (sc_op(t->m, at)) {
+   case SpvOpGroupNonUniformAll: case SpvOpGroupNonUniformAny: case SpvOpGroupNonUniformAllEqual:
+   case SpvOpGroupNonUniformBroadcast: case SpvOpGroupNonUniformBroadcastFirst:
+   case SpvOpGroupNonUniformBallot:
+      return true;
+   default:
+      break;
+   }
+   uint16_t op = sc_op(t->m, at);
+   return op >= SpvOpGroupNonUniformIAdd && op <= SpvOpGroupNonUniformLogicalXor &&
+          t->m->words[at + 4] == SpvGroupOperationReduce;
+}
+
+static uint32_t result_id(const struct tx *t, uint32_t at)
+{
+   const struct sc_module *m = t->m;
+   uint32_t len = sc_len(m, at);
+   for (uint32_t k = 1; k < len && k < 3; k++) {
+      uint32_t id = m->words[at + k];
+      if (id < m->bound && m->ids[id].def == at)
+         return id;
+   }
+   return 0;
+}
+
+static bool any_operand_divergent(const struct tx *t, uint32_t at, uint32_t first)
+{
+   uint32_t len = sc_len(t->m, at);
+   for (uint32_t k = first; k < len; k++) {
+      uint32_t id = t->m->words[at + k];
+      if (id < t->m->bound && t->divergent[id])
+         return true;
+   }
+   return false;
+}
+
+static bool branch_divergent(const struct tx *t, const struct block *b)
+{
+   uint16_t op = sc_op(t->m, b->term);
+   if (op != SpvOpBranchConditional && op != SpvOpSwitch)
+      return false;
+   uint32_t id = t->m->words[b->term + 1];
+   return id < t->m->bound && t->divergent[id];
+}
+
+/* The blocks of the loop headed by block h: reachable from it without
+ * passing its merge. */
+static void loop_blocks(struct tx *t, uint32_t h, uint8_t *in)
+{
+   uint32_t merge = arg(t, t->blocks[h].merge, 1);
+   uint32_t *stack = malloc(t->block_count * sizeof(*stack));
+   if (!stack)
+      FAIL("out of memory");
+   uint32_t sp = 0;
+   memset(in, 0, t->block_count);
+   stack[sp++] = h;
+   in[h] = 1;
+   while (sp) {
+      const struct block *b = &t->blocks[stack[--sp]];
+      uint32_t at = b->term, len = sc_len(t->m, at), first = 0, step = 1;
+      switch (sc_op(t->m, at)) {
+      case SpvOpBranch: first = 1; len = 2; break;
+      case SpvOpBranchConditional: first = 2; len = len < 4 ? len : 4; break;
+      case SpvOpSwitch: first = 2; step = 1; break;
+      default: len = 0; break;
+      }
+      for (uint32_t k = first; k < len; k += step) {
+         if (sc_op(t->m, at) == SpvOpSwitch && k > 2 && (k % 2) == 1)
+            continue;   /* a literal, not a target */
+         uint32_t target = t->m->words[at + k];
+         if (target == merge || target >= t->m->bound || t->block_of[target] < 0)
+            continue;
+         uint32_t bi = (uint32_t)t->block_of[target];
+         if (!in[bi]) {
+            in[bi] = 1;
+            stack[sp++] = bi;
+         }
+      }
+   }
+   free(stack);
+}
+
+/* Marks every result defined in the given blocks divergent. */
+static bool mark_blocks(struct tx *t, const uint8_t *in)
+{
+   bool changed = false;
+   for (uint32_t i = 0; i < t->block_count; i++) {
+      if (!in[i])
+         continue;
+      for (uint32_t at = t->blocks[i].start; at <= t->blocks[i].term; at += sc_len(t->m, at)) {
+         uint32_t id = result_id(t, at);
+         if (id && !t->divergent[id] && sc_op(t->m, at) != SpvOpVariable) {
+            t->divergent[id] = 1;
+            changed = true;
+         }
+      }
+   }
+   return changed;
+}
+
+/* One pass of the rules; true if anything changed. */
+static bool divergence_pass(struct tx *t, uint8_t *scratch)
+{
+   bool changed = false;
+   const struct sc_module *m = t->m;
+   for (uint32_t at = m->function_start; at < m->function_end; at += sc_len(m, at)) {
+      uint32_t id = result_id(t, at);
+      if (!id || t->divergent[id] || inherently_uniform(t, at))
+         continue;
+      bool d = inherently_divergent(t, at) || any_operand_divergent(t, at, 3);
+      if (sc_op(m, at) == SpvOpPhi) {
+         /* A phi where divergent control flow joins differs between lanes. */
+         struct block *b = NULL;
+         for (uint32_t i = 0; i < t->block_count && !b; i++) {
+            if (at > t->blocks[i].start && at < t->blocks[i].term)
+               b = &t->blocks[i];
+         }
+         for (uint32_t i = 0; i < t->block_count && b && !d; i++) {
+            const struct block *h = &t->blocks[i];
+            if (h->merge && arg(t, h->merge, 1) == b->label && branch_divergent(t, h))
+               d = true;
+         }
+      }
+      if (d) {
+         t->divergent[id] = 1;
+         changed = true;
+      }
+   }
+   /* Loops whose lanes may leave at different iterations: everything they
+    * compute differs between lanes (temporal divergence). */
+   for (uint32_t h = 0; h < t->block_count; h++) {
+      const struct block *hb = &t->blocks[h];
+      if (!hb->merge || sc_op(m, hb->merge) != SpvOpLoopMerge)
+         continue;
+      loop_blocks(t, h, scratch);
+      bool divergent_exit = false;
+      for (uint32_t i = 0; i < t->block_count && !divergent_exit; i++)
+         divergent_exit = scratch[i] && branch_divergent(t, &t->blocks[i]);
+      if (divergent_exit) {
+         changed |= mark_blocks(t, scratch);
+         /* and so do the phis where it ends */
+         uint32_t merge = arg(t, hb->merge, 1);
+         const struct block *mb = block_of(t, merge);
+         for (uint32_t at = mb->start; at < mb->term; at += sc_len(m, at)) {
+            uint32_t id = sc_op(m, at) == SpvOpPhi ? result_id(t, at) : 0;
+            if (id && !t->divergent[id]) {
+               t->divergent[id] = 1;
+               changed = true;
+            }
+         }
+      }
+   }
+   return changed;
+}
+
+static void analyse_divergence(struct tx *t)
+{
+   t->divergent = calloc(t->m->bound, 1);
+   uint8_t *scratch = malloc(t->block_count ? t->block_count : 1);
+   if (!t->divergent || !scratch)
+      FAIL("out of memory");
+   for (int pass = 0; pass < 64 && divergence_pass(t, scratch); pass++)
+      ;
+   free(scratch);
+}
+
+/* ---- the entry point ---------------------------------------------------------------------------- */
+
+/* Global variables the function uses, so their descriptors are loaded
+ * once at the start (dominating every use). */
+static void prologue(struct tx *t)
+{
+   const struct sc_module *m = t->m;
+   t->root = sc_reg(new_reg(t, 2, true));
+   emit(t, ISA_OP_S2R, ISA_SR_ROOT_LO, part_of(t->root, 0), sc_none(), sc_none(), sc_none());
+   emit(t, ISA_OP_S2R, ISA_SR_ROOT_HI, part_of(t->root, 1), sc_none(), sc_none(), sc_none());
+   uint8_t *used = calloc(m->bound, 1);
+   if (!used)
+      FAIL("out of memory");
+   for (uint32_t at = m->function_start; at < m->function_end; at += sc_len(m, at)) {
+      uint32_t slot = 0;
+      switch (sc_op(m, at)) {
+      case SpvOpStore: case SpvOpAtomicStore: slot = 1; break;
+      case SpvOpLoad: case SpvOpAccessChain: case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain:
+      case SpvOpInBoundsPtrAccessChain: case SpvOpArrayLength: case SpvOpCopyObject:
+         slot = 3;
+         break;
+      default:
+         if (sc_op(m, at) >= SpvOpAtomicLoad && sc_op(m, at) <= SpvOpAtomicXor)
+            slot = 3;
+         break;
+      }
+      if (slot && slot < sc_len(m, at)) {
+         uint32_t id = m->words[at + slot];
+         if (id < m->bound && m->ids[id].opcode == SpvOpVariable && m->ids[id].def < m->function_start)
+            used[id] = 1;
+      }
+   }
+   for (uint32_t id = 1; id < m->bound; id++) {
+      if (used[id])
+         variable(t, id);
+   }
+   free(used);
+}
+
+void sc_translate(const struct sc_module *m, const struct sc_options *o, struct sc_mir *mir,
+                  struct sc_error *e)
+{
+   struct tx t = {.m = m, .o = o, .mir = mir, .e = e};
+   memset(mir, 0, sizeof(*mir));
+   t.vals = calloc(m->bound, sizeof(*t.vals));
+   if (!t.vals)
+      sc_fail(e, "out of memory");
+   /* Everything below frees through tx_free on the error path too. */
+   struct sc_error inner = {.text = e->text, .size = e->size};
+   if (setjmp(inner.jump)) {
+      for (uint32_t i = 0; i < m->bound; i++) {
+         free(t.vals[i].comp);
+         free(t.vals[i].ptr);
+      }
+      free(t.vals);
+      free(t.divergent);
+      free(t.blocks);
+      free(t.block_of);
+      longjmp(e->jump, 1);
+   }
+   t.e = &inner;
+   t.need_ranges = o->robust_buffer_access;
+   for (uint32_t at = m->function_start; at < m->function_end; at += sc_len(m, at))
+      t.need_ranges |= sc_op(m, at) == SpvOpArrayLength;
+   find_blocks(&t);
+   analyse_divergence(&t);
+   t.exit_label = new_label(&t);
+   prologue(&t);
+   region(&t, t.blocks[0].label, UINT32_MAX);
+   place_label(&t, t.exit_label);
+   emit(&t, ISA_OP_EXIT, 0, sc_none(), sc_none(), sc_none(), sc_none());
+   mir->shared_bytes = t.shared_next;
+   mir->private_bytes = t.private_next;
+   for (uint32_t i = 0; i < m->bound; i++) {
+      free(t.vals[i].comp);
+      free(t.vals[i].ptr);
+   }
+   free(t.vals);
+   free(t.divergent);
+   free(t.blocks);
+   free(t.block_of);
+}
+
+void sc_mir_free(struct sc_mir *mir)
+{
+   free(mir->code);
+   free(mir->regs);
+   free(mir->labels);
+   memset(mir, 0, sizeof(*mir));
+}
