@@ -55,7 +55,8 @@ bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_option
    struct sc_error e = {.text = err, .size = err_size};
    struct sc_module m = {0};
    struct sc_mir mir = {0};
-   uint32_t *optimized = NULL;
+   /* volatile: read after a longjmp from sc_fail */
+   uint32_t *volatile optimized = NULL;
    err[0] = '\0';
    if (setjmp(e.jump)) {
       sc_module_free(&m);
@@ -71,12 +72,20 @@ bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_option
    if (opts->validate)
       sc_validate(words, word_count, &e);
    double t1 = now_ms();
-   size_t count;
-   char why[512];
-   optimized = sc_optimize(words, word_count, opts->spec, opts->spec_count, opts->optimize, &count,
-                           why, sizeof(why));
-   if (!optimized)
-      sc_fail(&e, "%s", why);
+   /* The default path needs no SPIR-V optimizer (variables are kept in
+    * registers by the translator): it runs only when asked to, or to
+    * inline functions and fold OpSpecConstantOp. */
+   size_t count = word_count;
+   bool needs_optimizer = opts->optimize;
+   if (!needs_optimizer)
+      optimized = sc_specialize(words, word_count, opts->spec, opts->spec_count, &needs_optimizer, &e);
+   if (needs_optimizer) {
+      char why[512];
+      optimized = sc_optimize(words, word_count, opts->spec, opts->spec_count, opts->optimize,
+                              &count, why, sizeof(why));
+      if (!optimized)
+         sc_fail(&e, "%s", why);
+   }
    double t2 = now_ms();
    sc_parse(&m, optimized, count, opts->entry_point ? opts->entry_point : "main", &e);
    local_size(&m, out->local_size, &e);
@@ -91,6 +100,10 @@ bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_option
    out->private_bytes = mir.private_bytes;
    out->vreg_count = vregs;
    out->uses_barrier = mir.uses_barrier;
+   out->printf_count = mir.format_count;
+   out->printf_formats = mir.formats;   /* the program owns them now */
+   mir.formats = NULL;
+   mir.format_count = 0;
    out->ms_validate = t1 - t0;
    out->ms_optimize = t2 - t1;
    out->ms_translate = t3 - t2;
@@ -104,6 +117,9 @@ bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_option
 
 void sc_program_free(struct sc_program *p)
 {
+   for (uint32_t i = 0; i < p->printf_count; i++)
+      free(p->printf_formats[i]);
+   free(p->printf_formats);
    free(p->image);
    memset(p, 0, sizeof(*p));
 }

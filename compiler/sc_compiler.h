@@ -8,7 +8,16 @@
  *   [SC_ROOT_SETS_OFFSET]     the GPU address of each descriptor set (u64)
  *   [SC_ROOT_DYNAMIC_OFFSET]  dynamic buffer offsets (u32), in the order
  *                             sc_binding::dynamic_index gives
+ *   [SC_ROOT_PRINTF_OFFSET]   the GPU address of the debugPrintf buffer (u64),
+ *                             for programs with printf_count > 0
  * A buffer descriptor in a set's memory is {u64 address, u64 range}.
+ *
+ * The debugPrintf buffer: struct sc_printf_buffer, then records. Each
+ * invocation that prints adds its record's size to `used` atomically and
+ * writes the record if it fits in `capacity`: u32 word count (the record's
+ * own included), u32 format index (into sc_program::printf_formats), then
+ * the arguments' 32-bit words in order (vectors component by component,
+ * 64-bit values low word first). used > capacity means output was lost.
  */
 #ifndef SC_COMPILER_H
 #define SC_COMPILER_H
@@ -23,7 +32,14 @@
 #define SC_MAX_SETS 8u
 #define SC_ROOT_DYNAMIC_OFFSET (SC_ROOT_SETS_OFFSET + 8u * SC_MAX_SETS)
 #define SC_MAX_DYNAMIC 32u
-#define SC_ROOT_BYTES (SC_ROOT_DYNAMIC_OFFSET + 4u * SC_MAX_DYNAMIC)
+#define SC_ROOT_PRINTF_OFFSET (SC_ROOT_DYNAMIC_OFFSET + 4u * SC_MAX_DYNAMIC)
+#define SC_ROOT_BYTES (SC_ROOT_PRINTF_OFFSET + 8u)
+
+struct sc_printf_buffer {
+   uint32_t used;             /* bytes of records claimed (may exceed capacity) */
+   uint32_t capacity;         /* bytes available for records after this header */
+   uint32_t reserved[2];
+};
 #define SC_DESCRIPTOR_BYTES 16u
 
 enum sc_descriptor_kind {
@@ -72,6 +88,9 @@ struct sc_program {
    uint32_t private_bytes;    /* per invocation */
    uint32_t vreg_count;
    bool uses_barrier;
+   /* debugPrintfEXT format strings, indexed by a record's format index */
+   uint32_t printf_count;
+   char **printf_formats;
    /* Where the time went, in milliseconds. */
    double ms_validate, ms_optimize, ms_translate, ms_regalloc, ms_encode;
 };

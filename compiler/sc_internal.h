@@ -92,6 +92,7 @@ static inline struct sc_opnd sc_none(void) { return (struct sc_opnd){SC_NONE, 0,
 struct sc_vreg {
    uint8_t size;                /* 32-bit parts: 1, 2 (64-bit or pair) or 4 */
    bool uniform;                /* lives in a uniform register */
+   bool variable;               /* a promoted variable: may be read before written in a loop */
    uint32_t phys;               /* assigned register */
    int32_t start, end;          /* live interval in instruction indices */
 };
@@ -115,6 +116,8 @@ struct sc_mir {
    uint32_t stack_depth;        /* deepest mask stack the code reaches */
    uint32_t shared_bytes, private_bytes;
    bool uses_barrier;
+   char **formats;              /* debugPrintf format strings */
+   uint32_t format_count, format_capacity;
 };
 
 /* ---- passes --------------------------------------------------------------------- */
@@ -123,6 +126,14 @@ struct sc_mir {
 void sc_parse(struct sc_module *m, const uint32_t *words, size_t count, const char *entry,
               struct sc_error *e);
 void sc_module_free(struct sc_module *m);
+
+/* sc_spirv.c: a copy of the module with the specialization constants
+ * applied and frozen into constants (OpSpecConstant* become OpConstant*),
+ * for the path that skips the SPIR-V optimizer. Sets *needs_optimizer
+ * (and returns NULL) when the module needs SPIRV-Tools first: function
+ * calls to inline, or OpSpecConstantOp to fold. */
+uint32_t *sc_specialize(const uint32_t *words, size_t count, const struct sc_spec_value *spec,
+                        uint32_t spec_count, bool *needs_optimizer, struct sc_error *e);
 
 /* sc_validate.c: the SPIRV-Tools validator, its verdicts cached by hash. */
 void sc_validate(const uint32_t *words, size_t count, struct sc_error *e);

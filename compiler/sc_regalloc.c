@@ -109,7 +109,9 @@ static void touch(struct sc_mir *mir, const struct sc_opnd *o, int32_t i)
 }
 
 /* A value live into a loop (defined before it, used in it) is live through
- * the whole loop: later iterations use it again. */
+ * the whole loop: later iterations use it again. So is a promoted variable
+ * touched in a loop: an iteration may read what the previous one wrote
+ * after the read's position. */
 static bool extend_over_loops(struct sc_mir *mir)
 {
    bool changed = false;
@@ -123,8 +125,14 @@ static bool extend_over_loops(struct sc_mir *mir)
          int32_t s = starts[--depth], e = (int32_t)i;
          for (uint32_t r = 0; r < mir->reg_count; r++) {
             struct sc_vreg *v = &mir->regs[r];
-            if (v->start >= 0 && v->start < s && v->end >= s && v->end < e) {
-               v->end = e;
+            bool live_in = v->start >= 0 && v->start < s && v->end >= s && v->end < e;
+            bool var_in = v->variable && v->start >= 0 && v->start <= e && v->end >= s &&
+                          (v->start > s || v->end < e);
+            if (live_in || var_in) {
+               if (v->start > s)
+                  v->start = s;
+               if (v->end < e)
+                  v->end = e;
                changed = true;
             }
          }

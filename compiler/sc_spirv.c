@@ -345,3 +345,92 @@ void sc_module_free(struct sc_module *m)
    free(m->ids);
    memset(m, 0, sizeof(*m));
 }
+
+/* ---- specialization without the optimizer --------------------------------------------- */
+
+/* The value given for the constant `id`: `decorated` holds the SpecId
+ * decorations (id, SpecId) in pairs. */
+static const struct sc_spec_value *spec_for(const uint32_t *decorated, uint32_t n, uint32_t id,
+                                            const struct sc_spec_value *spec, uint32_t spec_count)
+{
+   for (uint32_t k = 0; k < n; k++) {
+      if (decorated[2 * k] != id)
+         continue;
+      for (uint32_t i = 0; i < spec_count; i++) {
+         if (spec[i].id == decorated[2 * k + 1])
+            return &spec[i];
+      }
+      return NULL;
+   }
+   return NULL;
+}
+
+/* Freezes one specialization constant at `at` with its value, if given. */
+static void freeze(uint32_t *w, uint32_t at, const struct sc_spec_value *v)
+{
+   uint32_t len = w[at] >> 16, op = w[at] & 0xffff;
+   switch (op) {
+   case SpvOpSpecConstantTrue:
+   case SpvOpSpecConstantFalse: {
+      bool value = v ? v->value != 0 : op == SpvOpSpecConstantTrue;
+      w[at] = (len << 16) | (value ? SpvOpConstantTrue : SpvOpConstantFalse);
+      return;
+   }
+   case SpvOpSpecConstant:
+      if (v && len >= 4)
+         w[at + 3] = (uint32_t)v->value;
+      if (v && len >= 5)
+         w[at + 4] = (uint32_t)(v->value >> 32);
+      w[at] = (len << 16) | SpvOpConstant;
+      return;
+   case SpvOpSpecConstantComposite:
+      w[at] = (len << 16) | SpvOpConstantComposite;
+      return;
+   default:
+      return;
+   }
+}
+
+uint32_t *sc_specialize(const uint32_t *words, size_t count, const struct sc_spec_value *spec,
+                        uint32_t spec_count, bool *needs_optimizer, struct sc_error *e)
+{
+   *needs_optimizer = false;
+   if (count > UINT32_MAX)
+      sc_fail(e, "invalid SPIR-V: module too large");
+   uint32_t functions = 0;
+   for (uint32_t at = 5; at < count;) {
+      uint32_t len = words[at] >> 16, op = words[at] & 0xffff;
+      if (len == 0 || at + len > count)
+         sc_fail(e, "invalid SPIR-V: instruction at word %u runs past the end", at);
+      functions += op == SpvOpFunction;
+      if (op == SpvOpSpecConstantOp || functions > 1) {
+         *needs_optimizer = true;
+         return NULL;
+      }
+      at += len;
+   }
+   uint32_t *w = malloc(count * sizeof(*w));
+   uint32_t *decorated = malloc(count * sizeof(*decorated));   /* at most count/2 pairs */
+   if (!w || !decorated) {
+      free(w);
+      free(decorated);
+      sc_fail(e, "out of memory");
+   }
+   memcpy(w, words, count * sizeof(*w));
+   uint32_t n = 0;
+   for (uint32_t at = 5; at < count; at += w[at] >> 16) {
+      uint32_t len = w[at] >> 16;
+      if ((w[at] & 0xffff) == SpvOpDecorate && len >= 4 && w[at + 2] == SpvDecorationSpecId) {
+         decorated[2 * n] = w[at + 1];
+         decorated[2 * n + 1] = w[at + 3];
+         n++;
+      }
+   }
+   for (uint32_t at = 5; at < count; at += w[at] >> 16) {
+      uint32_t op = w[at] & 0xffff;
+      if (op >= SpvOpSpecConstantTrue && op <= SpvOpSpecConstantComposite && (w[at] >> 16) >= 3)
+         freeze(w, at, spec_for(decorated, n, w[at + 2], spec, spec_count));
+   }
+   free(decorated);
+   return w;
+}

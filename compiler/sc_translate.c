@@ -49,6 +49,11 @@ struct ptr {
    bool desc_array;
    const struct sc_binding *binding;
    struct sc_opnd set_va;       /* two-part uniform register */
+   /* Function and Private variables promoted to registers (see
+    * promotable()): the variable, and the first of its scalar slots this
+    * pointer designates. */
+   uint32_t var;
+   uint32_t slot;
 };
 
 struct val {
@@ -92,6 +97,7 @@ struct construct {
    uint32_t header;             /* loops: header label */
    uint32_t restore_label;      /* where an exec that went to 0 continues */
    struct sc_opnd fallthrough;  /* switch cases: set when a case falls through */
+   bool escaped;                /* lanes left it for an outer construct (BRK, CONT, RET) */
 };
 
 struct tx {
@@ -109,6 +115,10 @@ struct tx {
    uint32_t line;
    uint32_t shared_next, private_next;
    uint32_t *var_offset;        /* Workgroup/Private/Function variables: byte offset */
+   uint8_t *promote;            /* per id: a variable kept in registers */
+   uint8_t *join;               /* per block: a merge block or continue target */
+   uint32_t *stack;             /* per block: scratch for walks */
+   struct sc_opnd **slots;      /* per promoted variable: one register per scalar */
    uint32_t exit_label;         /* the program's final EXIT */
    bool need_ranges;            /* load descriptor ranges (robust access, OpArrayLength) */
    /* cached uniform registers */
@@ -844,6 +854,173 @@ static uint32_t align_up(uint32_t v, uint32_t a)
    return (v + a - 1) / a * a;
 }
 
+/*
+ * Per-invocation variables live in registers when every use is a whole load
+ * or store, directly or through access chains with constant indices. Under
+ * SIMT, writes are masked per lane and control flow is structured, so a
+ * register behaves exactly like the variable: no SSA form is needed, and
+ * the SPIR-V optimizer need not run. Other variables (dynamically indexed
+ * arrays, for one) live in private memory.
+ */
+#define MAX_PROMOTED_SLOTS 32u
+
+static uint32_t root_variable(const struct tx *t, uint32_t id);
+static uint32_t result_id(const struct tx *t, uint32_t at);
+
+/* Scalars in a value of `type`, or UINT32_MAX if more than `limit` or not
+ * kept in registers. */
+static uint32_t flat_size(const struct tx *t, uint32_t type, uint32_t limit, int depth)
+{
+   if (depth > 16 || type >= t->m->bound)
+      return UINT32_MAX;
+   struct tinfo ti = type_of(t, type);
+   uint64_t n = 0;
+   switch (ti.kind) {
+   case TK_BOOL: case TK_INT: case TK_FLOAT: return 1;
+   case TK_VECTOR: case TK_MATRIX: case TK_ARRAY: {
+      uint32_t e = flat_size(t, ti.elem, limit, depth + 1);
+      n = e == UINT32_MAX ? UINT64_MAX : (uint64_t)ti.count * e;
+      break;
+   }
+   case TK_STRUCT:
+      for (uint32_t i = 0; i < ti.count && n <= limit; i++) {
+         uint32_t e = flat_size(t, struct_member(t, type, i), limit, depth + 1);
+         n = e == UINT32_MAX ? UINT64_MAX : n + e;
+      }
+      break;
+   default: return UINT32_MAX;
+   }
+   return n > limit ? UINT32_MAX : (uint32_t)n;
+}
+
+/* Whether an access chain's indices are all constants. */
+static bool constant_chain(const struct tx *t, uint32_t at)
+{
+   for (uint32_t k = 4; k < sc_len(t->m, at); k++) {
+      uint32_t c;
+      if (!const_u32(t, arg(t, at, k), &c))
+         return false;
+   }
+   return true;
+}
+
+/* Whether operand word k of the instruction at `at` is a literal rather
+ * than an id, for the instructions that commonly carry literals (a
+ * literal mistaken for an id only costs a promotion). */
+static bool literal_operand(const struct tx *t, uint32_t at, uint32_t k)
+{
+   uint16_t op = sc_op(t->m, at);
+   switch (op) {
+   case SpvOpLine: return k >= 2;
+   case SpvOpExtInst: return k == 4;
+   case SpvOpLoad: return k >= 4;
+   case SpvOpStore: return k >= 3;
+   case SpvOpCompositeExtract: return k >= 4;
+   case SpvOpCompositeInsert: case SpvOpVectorShuffle: return k >= 5;
+   case SpvOpSwitch: return k >= 3 && (k % 2) == 1;
+   case SpvOpLoopMerge: return k >= 3;
+   case SpvOpSelectionMerge: return k >= 2;
+   default:
+      return op >= SpvOpGroupNonUniformIAdd && op <= SpvOpGroupNonUniformLogicalXor && k == 4;
+   }
+}
+
+/* Marks t->promote for the per-invocation variables kept in registers:
+ * every other use of a pointer into them disqualifies the variable. */
+static void find_promotable(struct tx *t)
+{
+   const struct sc_module *m = t->m;
+   t->promote = calloc(m->bound, 1);
+   t->slots = calloc(m->bound, sizeof(*t->slots));
+   if (!t->promote || !t->slots)
+      FAIL("out of memory");
+   for (uint32_t id = 1; id < m->bound; id++) {
+      const struct sc_id *d = &m->ids[id];
+      if (d->opcode != SpvOpVariable || !d->def || sc_len(m, d->def) < 4)
+         continue;
+      uint32_t storage = m->words[d->def + 3];
+      if (storage != SpvStorageClassFunction && storage != SpvStorageClassPrivate)
+         continue;
+      struct tinfo pt = type_of(t, d->type);
+      t->promote[id] = flat_size(t, pt.elem, MAX_PROMOTED_SLOTS, 0) != UINT32_MAX;
+   }
+   for (uint32_t at = m->function_start; at < m->function_end; at += sc_len(m, at)) {
+      uint16_t op = sc_op(m, at);
+      uint32_t len = sc_len(m, at), self = result_id(t, at);
+      for (uint32_t k = 1; k < len; k++) {
+         uint32_t id = m->words[at + k];
+         if (id == self || id >= m->bound || literal_operand(t, at, k))
+            continue;
+         uint32_t var = root_variable(t, id);
+         if (!var || !t->promote[var])
+            continue;
+         bool split = op == SpvOpExtInst && k == 6 && len > 4 && m->words[at + 3] == m->glsl_std_450 &&
+                      (m->words[at + 4] == GLSLstd450Modf || m->words[at + 4] == GLSLstd450Frexp);
+         bool ok = split || (op == SpvOpLoad && k == 3) || (op == SpvOpStore && k == 1) ||
+                   ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && k == 3 &&
+                    constant_chain(t, at));
+         if (!ok)
+            t->promote[var] = 0;
+      }
+   }
+}
+
+/* Registers for a promoted variable, and its initializer. */
+static void promoted_variable(struct tx *t, uint32_t var, struct ptr *p, uint32_t at)
+{
+   uint32_t n = components(t, p->pointee);
+   struct sc_opnd *slots = calloc(n ? n : 1, sizeof(*slots));
+   if (!slots)
+      FAIL("out of memory");
+   t->slots[var] = slots;
+   for (uint32_t i = 0; i < n; i++) {
+      struct tinfo s = scalar_at(t, p->pointee, i);
+      uint32_t r = new_reg(t, is64(&s) ? 2 : 1, false);
+      t->mir->regs[r].variable = true;
+      slots[i] = sc_reg(r);
+   }
+   p->var = var;
+   p->slot = 0;
+   if (sc_len(t->m, at) > 4) {
+      uint32_t c;
+      bool owned;
+      struct sc_opnd *v = get(t, arg(t, at, 4), &c, &owned);
+      for (uint32_t i = 0; i < n && i < c; i++) {
+         struct tinfo s = scalar_at(t, p->pointee, i);
+         copy_scalar(t, slots[i], v[i], is64(&s));
+      }
+      if (owned)
+         free(v);
+   }
+}
+
+/* A constant-index step into a promoted variable: skip the scalars of the
+ * elements or members before the one selected. */
+static void step_into_promoted(struct tx *t, struct ptr *p, uint32_t *type, uint32_t index_id)
+{
+   struct tinfo ti = type_of(t, *type);
+   uint32_t index;
+   if (!const_u32(t, index_id, &index))
+      FAIL("internal: dynamic index into a promoted variable");
+   switch (ti.kind) {
+   case TK_STRUCT:
+      if (index >= ti.count)
+         FAIL("invalid SPIR-V: struct member index");
+      for (uint32_t i = 0; i < index; i++)
+         p->slot += components(t, struct_member(t, *type, i));
+      *type = struct_member(t, *type, index);
+      return;
+   case TK_ARRAY: case TK_VECTOR: case TK_MATRIX:
+      if (index >= ti.count)
+         FAIL("constant index %u out of range of a %u-element variable", index, ti.count);
+      p->slot += index * components(t, ti.elem);
+      *type = ti.elem;
+      return;
+   default:
+      FAIL("invalid SPIR-V: access chain through a non-composite");
+   }
+}
+
 /* Places a variable and gives it its pointer value. */
 static void variable(struct tx *t, uint32_t var)
 {
@@ -875,6 +1052,10 @@ static void variable(struct tx *t, uint32_t var)
    }
    case SpvStorageClassPrivate:
    case SpvStorageClassFunction: {
+      if (t->promote[var]) {
+         promoted_variable(t, var, p, at);
+         break;
+      }
       uint32_t align, size = implicit_size(t, pt.elem, &align);
       t->private_next = align_up(t->private_next, align);
       p->offset = sc_imm(t->private_next);
@@ -999,6 +1180,10 @@ static struct sc_opnd index_operand(struct tx *t, uint32_t id)
 
 static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t index_id)
 {
+   if (p->var) {
+      step_into_promoted(t, p, type, index_id);
+      return;
+   }
    struct tinfo ti = type_of(t, *type);
    if (p->builtin) {
       uint32_t c;
@@ -1092,7 +1277,28 @@ static void op_load(struct tx *t, uint32_t at)
    if (p.desc_array)
       FAIL("load of a whole array of descriptors");
    struct val *v = result(t, id, type);
+   if (p.var) {   /* a copy: the variable may change while the value lives */
+      for (uint32_t i = 0; i < v->n; i++) {
+         struct tinfo s = scalar_at(t, type, i);
+         copy_scalar(t, v->comp[i], t->slots[p.var][p.slot + i], is64(&s));
+      }
+      return;
+   }
    load(t, &p, type, v->comp, p.vector_stride);
+}
+
+/* Stores components c through pointer p (a variable in registers or
+ * memory). */
+static void store_value(struct tx *t, const struct ptr *p, const struct sc_opnd *c, uint32_t n)
+{
+   if (p->var) {
+      for (uint32_t i = 0; i < n; i++) {
+         struct tinfo s = scalar_at(t, p->pointee, i);
+         copy_scalar(t, t->slots[p->var][p->slot + i], c[i], is64(&s));
+      }
+   } else {
+      store(t, p, p->pointee, c, p->vector_stride);
+   }
 }
 
 static void op_store(struct tx *t, uint32_t at)
@@ -1101,7 +1307,7 @@ static void op_store(struct tx *t, uint32_t at)
    uint32_t n;
    bool owned;
    struct sc_opnd *c = get(t, arg(t, at, 2), &n, &owned);
-   store(t, &p, p.pointee, c, p.vector_stride);
+   store_value(t, &p, c, n);
    if (owned)
       free(c);
 }
@@ -1539,6 +1745,249 @@ static struct sc_opnd dot(struct tx *t, const struct operands *a, const struct o
    return acc;
 }
 
+/* Component-wise f(x) * k. */
+static void ext_scale(struct tx *t, uint32_t at, uint32_t id, uint32_t type, float k)
+{
+   struct operands a = operand(t, arg(t, at, 5));
+   struct val *v = result(t, id, type);
+   for (uint32_t i = 0; i < v->n; i++)
+      emit(t, ISA_OP_FMUL, 0, v->comp[i], pick(&a, i), fimm(k), sc_none());
+   release(&a);
+}
+
+/* sign(x) for integers: -1, 0 or 1 */
+static void ext_ssign(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+{
+   struct operands a = operand(t, arg(t, at, 5));
+   struct val *v = result(t, id, type);
+   for (uint32_t i = 0; i < v->n; i++) {
+      struct sc_opnd neg = alu(t, ISA_OP_ICMP, ISA_ICMP_LT_S, pick(&a, i), sc_imm(0), sc_none());
+      struct sc_opnd pos = alu(t, ISA_OP_ICMP, ISA_ICMP_GT_S, pick(&a, i), sc_imm(0), sc_none());
+      emit(t, ISA_OP_SEL, 0, v->comp[i], neg, sc_imm(UINT32_MAX), pos);
+   }
+   release(&a);
+}
+
+/* faceforward(N, I, Nref) = dot(Nref, I) < 0 ? N : -N */
+static void ext_faceforward(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+{
+   struct operands n = operand(t, arg(t, at, 5)), i = operand(t, arg(t, at, 6)),
+                   r = operand(t, arg(t, at, 7));
+   struct sc_opnd d = dot(t, &r, &i);
+   struct sc_opnd neg = alu(t, ISA_OP_FCMP, ISA_FCMP_OLT, d, fimm(0.0f), sc_none());
+   struct val *v = result(t, id, type);
+   for (uint32_t k = 0; k < v->n; k++) {
+      struct sc_opnd minus = alu(t, ISA_OP_FNEG, 0, pick(&n, k), sc_none(), sc_none());
+      emit(t, ISA_OP_SEL, 0, v->comp[k], neg, pick(&n, k), minus);
+   }
+   release(&n);
+   release(&i);
+   release(&r);
+}
+
+/* reflect(I, N) = I - 2 * dot(N, I) * N */
+static void ext_reflect(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+{
+   struct operands i = operand(t, arg(t, at, 5)), n = operand(t, arg(t, at, 6));
+   struct sc_opnd d2 = alu(t, ISA_OP_FMUL, 0, dot(t, &n, &i), fimm(2.0f), sc_none());
+   struct val *v = result(t, id, type);
+   for (uint32_t k = 0; k < v->n; k++) {
+      struct sc_opnd m = alu(t, ISA_OP_FMUL, 0, d2, pick(&n, k), sc_none());
+      emit(t, ISA_OP_FSUB, 0, v->comp[k], pick(&i, k), m, sc_none());
+   }
+   release(&i);
+   release(&n);
+}
+
+/* refract(I, N, eta): k = 1 - eta^2 (1 - dot(N, I)^2);
+ * k < 0 ? 0 : eta I - (eta dot(N, I) + sqrt(k)) N */
+static void ext_refract(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+{
+   struct operands i = operand(t, arg(t, at, 5)), n = operand(t, arg(t, at, 6));
+   struct sc_opnd eta = get1(t, arg(t, at, 7), 0);
+   struct sc_opnd d = dot(t, &n, &i);
+   struct sc_opnd one_d2 = alu(t, ISA_OP_FSUB, 0, fimm(1.0f), alu(t, ISA_OP_FMUL, 0, d, d, sc_none()),
+                               sc_none());
+   struct sc_opnd k = alu(t, ISA_OP_FSUB, 0, fimm(1.0f),
+                          alu(t, ISA_OP_FMUL, 0, alu(t, ISA_OP_FMUL, 0, eta, eta, sc_none()), one_d2,
+                              sc_none()),
+                          sc_none());
+   struct sc_opnd tir = alu(t, ISA_OP_FCMP, ISA_FCMP_OLT, k, fimm(0.0f), sc_none());
+   struct sc_opnd f = alu(t, ISA_OP_FADD, 0, alu(t, ISA_OP_FMUL, 0, eta, d, sc_none()),
+                          alu(t, ISA_OP_FSQRT, 0, k, sc_none(), sc_none()), sc_none());
+   struct val *v = result(t, id, type);
+   for (uint32_t c = 0; c < v->n; c++) {
+      struct sc_opnd r = alu(t, ISA_OP_FSUB, 0, alu(t, ISA_OP_FMUL, 0, eta, pick(&i, c), sc_none()),
+                             alu(t, ISA_OP_FMUL, 0, f, pick(&n, c), sc_none()), sc_none());
+      emit(t, ISA_OP_SEL, 0, v->comp[c], tir, fimm(0.0f), r);
+   }
+   release(&i);
+   release(&n);
+}
+
+/* modf: whole = trunc(x), fraction = x - whole (same sign as x). frexp:
+ * x = m * 2^e with 0.5 <= |m| < 1; zero gives (0, 0); subnormals are
+ * scaled into the normal range first. Infinity and NaN: undefined (GLSL). */
+static void split_float(struct tx *t, struct sc_opnd x, bool frexp, struct sc_opnd *first,
+                        struct sc_opnd *second)
+{
+   if (!frexp) {
+      *second = alu(t, ISA_OP_FTRUNC, 0, x, sc_none(), sc_none());
+      *first = alu(t, ISA_OP_FSUB, 0, x, *second, sc_none());
+      return;
+   }
+   struct sc_opnd ax = alu(t, ISA_OP_FABS, 0, x, sc_none(), sc_none());
+   struct sc_opnd tiny = alu(t, ISA_OP_FCMP, ISA_FCMP_OLT, ax, sc_imm(0x00800000u), sc_none());
+   struct sc_opnd scaled = alu(t, ISA_OP_SEL, 0, tiny,
+                               alu(t, ISA_OP_FMUL, 0, x, sc_imm(0x5f800000u) /* 2^64 */, sc_none()), x);
+   struct sc_opnd biased = alu(t, ISA_OP_BFE_U, 0, scaled, sc_imm(23), sc_imm(8));
+   struct sc_opnd e = alu(t, ISA_OP_ISUB, 0, biased, alu(t, ISA_OP_SEL, 0, tiny, sc_imm(126 + 64), sc_imm(126)),
+                          sc_none());
+   struct sc_opnd m = alu(t, ISA_OP_OR, 0, alu(t, ISA_OP_AND, 0, scaled, sc_imm(0x807fffffu), sc_none()),
+                          sc_imm(0x3f000000u), sc_none());
+   struct sc_opnd zero = alu(t, ISA_OP_FCMP, ISA_FCMP_OEQ, x, fimm(0.0f), sc_none());
+   *first = alu(t, ISA_OP_SEL, 0, zero, x, m);
+   *second = alu(t, ISA_OP_SEL, 0, zero, sc_imm(0), e);
+}
+
+/* Modf/Frexp (the second result through a pointer) and their Struct forms. */
+static void ext_split(struct tx *t, uint32_t at, uint32_t id, uint32_t type, bool frexp, bool by_struct)
+{
+   struct operands x = operand(t, arg(t, at, 5));
+   struct sc_opnd first[16], second[16];
+   uint32_t n = x.n < 16 ? x.n : 16;
+   for (uint32_t i = 0; i < n; i++)
+      split_float(t, x.c[i], frexp, &first[i], &second[i]);
+   release(&x);
+   if (by_struct) {
+      struct sc_opnd all[32];
+      for (uint32_t i = 0; i < n; i++) {
+         all[i] = first[i];
+         all[n + i] = second[i];
+      }
+      assign(t, id, type, all, 2 * n);
+      return;
+   }
+   struct ptr p = pointer_of(t, arg(t, at, 6));
+   store_value(t, &p, second, n);
+   assign(t, id, type, first, n);
+}
+
+/* Packs: round(clamp(c, lo, 1) * scale) in `bits`-bit fields; the half
+ * form converts to binary16. */
+static void ext_pack(struct tx *t, uint32_t at, uint32_t id, uint32_t type, uint32_t bits, bool snorm,
+                     bool half)
+{
+   struct operands v = operand(t, arg(t, at, 5));
+   struct sc_opnd acc = sc_imm(0);
+   float scale = (float)((1u << (bits - (snorm ? 1 : 0))) - 1);
+   for (uint32_t i = 0; i < v.n && i < 4; i++) {
+      struct sc_opnd f;
+      if (half) {
+         f = alu(t, ISA_OP_F2H, 0, v.c[i], sc_none(), sc_none());
+      } else {
+         struct sc_opnd c = alu(t, ISA_OP_FMIN, 0,
+                                alu(t, ISA_OP_FMAX, 0, v.c[i], fimm(snorm ? -1.0f : 0.0f), sc_none()),
+                                fimm(1.0f), sc_none());
+         struct sc_opnd r = alu(t, ISA_OP_FRINT, 0, alu(t, ISA_OP_FMUL, 0, c, fimm(scale), sc_none()),
+                                sc_none(), sc_none());
+         f = alu(t, ISA_OP_AND, 0, alu(t, snorm ? ISA_OP_F2I_S : ISA_OP_F2I_U, 0, r, sc_none(), sc_none()),
+                 sc_imm((1u << bits) - 1), sc_none());
+      }
+      acc = i == 0 ? f : alu(t, ISA_OP_BFI, 0, acc, f, sc_imm(i * bits | bits << 8));
+   }
+   release(&v);
+   assign(t, id, type, &acc, 1);
+}
+
+/* Unpacks: snorm clamp(f / scale, -1, 1), unorm f / scale, half widening. */
+static void ext_unpack(struct tx *t, uint32_t at, uint32_t id, uint32_t type, uint32_t bits, bool snorm,
+                       bool half)
+{
+   struct sc_opnd p = get1(t, arg(t, at, 5), 0);
+   uint32_t n = 32 / bits;
+   float scale = (float)((1u << (bits - (snorm ? 1 : 0))) - 1);
+   struct sc_opnd out[4];
+   for (uint32_t i = 0; i < n; i++) {
+      struct sc_opnd f = alu(t, snorm ? ISA_OP_BFE_S : ISA_OP_BFE_U, 0, p, sc_imm(i * bits), sc_imm(bits));
+      if (half) {
+         out[i] = alu(t, ISA_OP_H2F, 0, f, sc_none(), sc_none());
+         continue;
+      }
+      struct sc_opnd x = alu(t, ISA_OP_FDIV, 0,
+                             alu(t, snorm ? ISA_OP_I2F_S : ISA_OP_I2F_U, 0, f, sc_none(), sc_none()),
+                             fimm(scale), sc_none());
+      out[i] = snorm ? alu(t, ISA_OP_FMAX, 0, x, fimm(-1.0f), sc_none()) : x;
+   }
+   assign(t, id, type, out, n);
+}
+
+/* The determinant of the n x n matrix m (column-major components) by
+ * cofactor expansion along the first column. */
+static struct sc_opnd determinant(struct tx *t, const struct sc_opnd *m, uint32_t n)
+{
+   if (n == 1)
+      return m[0];
+   if (n == 2)
+      return alu(t, ISA_OP_FSUB, 0, alu(t, ISA_OP_FMUL, 0, m[0], m[3], sc_none()),
+                 alu(t, ISA_OP_FMUL, 0, m[2], m[1], sc_none()), sc_none());
+   struct sc_opnd acc = sc_none();
+   for (uint32_t r = 0; r < n; r++) {
+      struct sc_opnd minor[9];
+      uint32_t k = 0;
+      for (uint32_t c = 1; c < n; c++)
+         for (uint32_t rr = 0; rr < n; rr++)
+            if (rr != r)
+               minor[k++] = m[c * n + rr];
+      struct sc_opnd term = alu(t, ISA_OP_FMUL, 0, m[r], determinant(t, minor, n - 1), sc_none());
+      if (acc.kind == SC_NONE)
+         acc = term;
+      else
+         acc = alu(t, (r & 1) ? ISA_OP_FSUB : ISA_OP_FADD, 0, acc, term, sc_none());
+   }
+   return acc;
+}
+
+static void ext_determinant(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+{
+   struct operands m = operand(t, arg(t, at, 5));
+   uint32_t n = m.n == 4 ? 2 : m.n == 9 ? 3 : m.n == 16 ? 4 : 0;
+   if (!n)
+      FAIL("invalid SPIR-V: Determinant of a %u-component matrix", m.n);
+   struct sc_opnd d = determinant(t, m.c, n);
+   release(&m);
+   assign(t, id, type, &d, 1);
+}
+
+/* inverse(m) = adjugate(m) / det(m): entry (r, c) of the inverse is the
+ * cofactor (c, r) over the determinant. */
+static void ext_inverse(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+{
+   struct operands m = operand(t, arg(t, at, 5));
+   uint32_t n = m.n == 4 ? 2 : m.n == 9 ? 3 : m.n == 16 ? 4 : 0;
+   if (!n)
+      FAIL("invalid SPIR-V: MatrixInverse of a %u-component matrix", m.n);
+   struct sc_opnd inv_det = alu(t, ISA_OP_FMATH1, ISA_FM_RCP, determinant(t, m.c, n), sc_none(), sc_none());
+   struct sc_opnd out[16];
+   for (uint32_t c = 0; c < n; c++) {
+      for (uint32_t r = 0; r < n; r++) {
+         /* cofactor of element (row c, column r) of m */
+         struct sc_opnd minor[9];
+         uint32_t k = 0;
+         for (uint32_t mc = 0; mc < n; mc++)
+            for (uint32_t mr = 0; mr < n; mr++)
+               if (mc != r && mr != c)
+                  minor[k++] = m.c[mc * n + mr];
+         struct sc_opnd cof = determinant(t, minor, n - 1);
+         if ((r + c) & 1)
+            cof = alu(t, ISA_OP_FNEG, 0, cof, sc_none(), sc_none());
+         out[c * n + r] = alu(t, ISA_OP_FMUL, 0, cof, inv_det, sc_none());
+      }
+   }
+   release(&m);
+   assign(t, id, type, out, n * n);
+}
+
 static void glsl(struct tx *t, uint32_t at)
 {
    uint32_t type = arg(t, at, 1), id = arg(t, at, 2), inst = arg(t, at, 4);
@@ -1671,10 +2120,140 @@ static void glsl(struct tx *t, uint32_t at)
       release(&b);
       return;
    }
+   case GLSLstd450Radians: ext_scale(t, at, id, type, 0.017453292519943295f); return;
+   case GLSLstd450Degrees: ext_scale(t, at, id, type, 57.29577951308232f); return;
+   case GLSLstd450SSign: ext_ssign(t, at, id, type); return;
+   case GLSLstd450FaceForward: ext_faceforward(t, at, id, type); return;
+   case GLSLstd450Reflect: ext_reflect(t, at, id, type); return;
+   case GLSLstd450Refract: ext_refract(t, at, id, type); return;
+   case GLSLstd450Modf: ext_split(t, at, id, type, false, false); return;
+   case GLSLstd450ModfStruct: ext_split(t, at, id, type, false, true); return;
+   case GLSLstd450Frexp: ext_split(t, at, id, type, true, false); return;
+   case GLSLstd450FrexpStruct: ext_split(t, at, id, type, true, true); return;
+   case GLSLstd450PackSnorm4x8: ext_pack(t, at, id, type, 8, true, false); return;
+   case GLSLstd450PackUnorm4x8: ext_pack(t, at, id, type, 8, false, false); return;
+   case GLSLstd450PackSnorm2x16: ext_pack(t, at, id, type, 16, true, false); return;
+   case GLSLstd450PackUnorm2x16: ext_pack(t, at, id, type, 16, false, false); return;
+   case GLSLstd450PackHalf2x16: ext_pack(t, at, id, type, 16, false, true); return;
+   case GLSLstd450UnpackSnorm4x8: ext_unpack(t, at, id, type, 8, true, false); return;
+   case GLSLstd450UnpackUnorm4x8: ext_unpack(t, at, id, type, 8, false, false); return;
+   case GLSLstd450UnpackSnorm2x16: ext_unpack(t, at, id, type, 16, true, false); return;
+   case GLSLstd450UnpackUnorm2x16: ext_unpack(t, at, id, type, 16, false, false); return;
+   case GLSLstd450UnpackHalf2x16: ext_unpack(t, at, id, type, 16, false, true); return;
+   case GLSLstd450Determinant: ext_determinant(t, at, id, type); return;
+   case GLSLstd450MatrixInverse: ext_inverse(t, at, id, type); return;
+   case GLSLstd450PackDouble2x32:
+   case GLSLstd450UnpackDouble2x32:
+      FAIL("GLSL.std.450 %s needs 64-bit floats (Float64), which softgpu does not support",
+           inst == GLSLstd450PackDouble2x32 ? "PackDouble2x32" : "UnpackDouble2x32");
+   case GLSLstd450InterpolateAtCentroid:
+   case GLSLstd450InterpolateAtSample:
+   case GLSLstd450InterpolateAtOffset:
+      FAIL("GLSL.std.450 interpolation instruction %u is for fragment shaders, not compute", inst);
    default:
       (void)sint;
       FAIL("unsupported GLSL.std.450 instruction %u", inst);
    }
+}
+
+/* ---- debugPrintfEXT ------------------------------------------------------------------------ */
+
+static struct sc_opnd as_register(struct tx *t, struct sc_opnd o, bool wide);
+static void open_construct(struct tx *t, struct construct c);
+static void close_construct(struct tx *t);
+
+/* The text of an OpString, bounds-checked. */
+static char *string_of(struct tx *t, uint32_t id)
+{
+   const struct sc_id *d = idp(t, id);
+   if (d->opcode != SpvOpString)
+      FAIL("invalid SPIR-V: debugPrintf format %u is not an OpString", id);
+   uint32_t len = sc_len(t->m, d->def);
+   size_t max = (size_t)(len - 2) * 4;
+   const char *text = (const char *)&t->m->words[d->def + 2];
+   size_t n = strnlen(text, max);
+   if (n == max)
+      FAIL("invalid SPIR-V: unterminated OpString %u", id);
+   char *copy = malloc(n + 1);
+   if (!copy)
+      FAIL("out of memory");
+   memcpy(copy, text, n + 1);
+   return copy;
+}
+
+static uint32_t add_format(struct tx *t, uint32_t string_id)
+{
+   struct sc_mir *mir = t->mir;
+   char *text = string_of(t, string_id);
+   for (uint32_t i = 0; i < mir->format_count; i++) {
+      if (strcmp(mir->formats[i], text) == 0) {
+         free(text);
+         return i;
+      }
+   }
+   char **f = mir->format_count == mir->format_capacity
+                 ? realloc(mir->formats, (mir->format_capacity * 2 + 4) * sizeof(*f))
+                 : mir->formats;
+   if (!f) {
+      free(text);
+      FAIL("out of memory");
+   }
+   if (f != mir->formats || mir->format_count == mir->format_capacity)
+      mir->format_capacity = mir->format_capacity * 2 + 4;
+   mir->formats = f;
+   mir->formats[mir->format_count] = text;
+   return mir->format_count++;
+}
+
+/* Each active invocation claims room for its record in the printf buffer
+ * with an atomic add, and writes the record if it fits (see
+ * sc_compiler.h). */
+static void debug_printf(struct tx *t, uint32_t at)
+{
+   uint32_t len = sc_len(t->m, at);
+   if (len < 6)
+      FAIL("invalid SPIR-V: DebugPrintf without a format");
+   uint32_t format = add_format(t, arg(t, at, 5));
+   struct sc_opnd words[64];
+   uint32_t n = 2;
+   for (uint32_t k = 6; k < len; k++) {
+      struct operands o = operand(t, arg(t, at, k));
+      struct tinfo s = operand_scalar(t, arg(t, at, k));
+      for (uint32_t i = 0; i < o.n; i++) {
+         for (uint32_t h = 0; h < (is64(&s) ? 2u : 1u); h++) {
+            if (n == 64)
+               FAIL("debugPrintf with more than 62 words of arguments");
+            words[n++] = is64(&s) ? part_of(o.c[i], h) : o.c[i];
+         }
+      }
+      release(&o);
+   }
+   words[0] = sc_imm(n);
+   words[1] = sc_imm(format);
+   struct sc_opnd buf = root_load64(t, SC_ROOT_PRINTF_OFFSET);
+   struct sc_opnd bytes = as_register(t, sc_imm(4 * n), false);
+   struct sc_opnd offset = sc_reg(new_reg(t, 1, false));
+   emit(t, ISA_OP_ATOMG, ISA_ATOM_ADD, offset, buf, bytes, sc_none());
+   struct sc_opnd capacity = sc_reg(new_reg(t, 1, true));
+   emit(t, ISA_OP_LDG, 1, capacity, buf, sc_none(), sc_none())->imm = 4;
+   struct sc_opnd end = alu(t, ISA_OP_IADD, 0, offset, sc_imm(4 * n), sc_none());
+   /* fits: no wrap-around, and end <= capacity */
+   struct sc_opnd fits = alu(t, ISA_OP_AND, 0, alu(t, ISA_OP_ICMP, ISA_ICMP_GE_U, end, offset, sc_none()),
+                             alu(t, ISA_OP_ICMP, ISA_ICMP_LE_U, end, capacity, sc_none()), sc_none());
+   uint32_t skip = new_label(t);
+   open_construct(t, (struct construct){.kind = CK_SELECTION, .merge = UINT32_MAX, .restore_label = skip});
+   emit_flow(t, ISA_OP_IF, fits, skip, 0);
+   struct sc_opnd record = sc_reg(new_reg(t, 2, false));
+   emit(t, ISA_OP_ZEXT64, 0, record, offset, sc_none(), sc_none());
+   emit(t, ISA_OP_IADD64, 0, record, buf, record, sc_none());
+   for (uint32_t i = 0; i < n; i++) {
+      struct sc_opnd w = words[i].kind == SC_IMM ? as_register(t, words[i], false) : words[i];
+      emit(t, ISA_OP_STG, 1, sc_none(), record, w, sc_none())->imm =
+         (uint32_t)sizeof(struct sc_printf_buffer) + 4 * i;
+   }
+   place_label(t, skip);
+   emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
+   close_construct(t);
 }
 
 /* ---- atomics and barriers --------------------------------------------------------------- */
@@ -2237,7 +2816,11 @@ static void instruction(struct tx *t, uint32_t at)
          glsl(t, at);
          return;
       }
-      /* NonSemantic instructions carry no meaning for execution. */
+      if (set == t->m->debug_printf && arg(t, at, 4) == 1) {   /* DebugPrintf */
+         debug_printf(t, at);
+         return;
+      }
+      /* Other NonSemantic instructions carry no meaning for execution. */
       return;
    }
    case SpvOpAtomicLoad: atomic_load(t, at); return;
@@ -2432,6 +3015,24 @@ static uint32_t restore_label(const struct tx *t)
    return t->depth ? t->cons[t->depth - 1].restore_label : t->exit_label;
 }
 
+/* Lanes leave constructs above index k (a BRK or CONT to construct k; a
+ * RET leaves all of them: k = -1). */
+static void escape_above(struct tx *t, int k)
+{
+   for (int i = k + 1; i < (int)t->depth; i++)
+      t->cons[i].escaped = true;
+}
+
+/* Closes the innermost construct after its closer was emitted: if lanes
+ * left it for an outer one, none may be active now, and the code after
+ * the closer is skipped up to the next closer out (see hw_isa.h). */
+static void close_construct(struct tx *t)
+{
+   bool escaped = t->cons[--t->depth].escaped;
+   if (escaped && t->depth)
+      emit_flow(t, ISA_OP_JEZ, sc_none(), restore_label(t), 0);
+}
+
 /* Takes the branch from -> target for the active lanes. Returns true if
  * they stay on this path (target is where the region continues). */
 static bool take_branch(struct tx *t, uint32_t from, uint32_t target, uint32_t stop)
@@ -2452,6 +3053,7 @@ static bool take_branch(struct tx *t, uint32_t from, uint32_t target, uint32_t s
          emit_flow(t, ISA_OP_CONT, sc_imm(1), restore_label(t), 0);
       else
          emit_flow(t, ISA_OP_BRK, sc_imm(1), restore_label(t), break_levels(t, k));
+      escape_above(t, k);
       return false;
    }
    return true;
@@ -2479,7 +3081,7 @@ static void selection(struct tx *t, uint32_t from, struct sc_opnd cond, uint32_t
       region(t, other, merge);
    place_label(t, end_label);
    emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
-   t->depth--;
+   close_construct(t);
 }
 
 /* A conditional branch with no selection merge: each target is an exit
@@ -2506,7 +3108,7 @@ static uint32_t unmerged_conditional(struct tx *t, uint32_t from, struct sc_opnd
       take_branch(t, from, b, stop);
       place_label(t, end_label);
       emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
-      t->depth--;
+      close_construct(t);
       return UINT32_MAX;
    }
    /* One side leaves under an IF; the others go on to the ordinary block. */
@@ -2519,7 +3121,7 @@ static uint32_t unmerged_conditional(struct tx *t, uint32_t from, struct sc_opnd
    take_branch(t, from, exit_target, stop);
    place_label(t, end_label);
    emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
-   t->depth--;
+   close_construct(t);
    return take_branch(t, from, next, stop) ? next : UINT32_MAX;
 }
 
@@ -2586,7 +3188,7 @@ static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
       region(t, target, next);
       place_label(t, case_end);
       emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
-      t->depth--;
+      close_construct(t);
    }
    /* Lanes whose target is the merge itself took no case: their edge's
     * phi copies run under their own mask. */
@@ -2597,10 +3199,10 @@ static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
    emit_edge(t, blk->label, merge);
    place_label(t, skip);
    emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
-   t->depth--;
+   close_construct(t);
    place_label(t, end_label);
    emit(t, ISA_OP_ENDSWITCH, 0, sc_none(), sc_none(), sc_none(), sc_none());
-   t->depth--;
+   close_construct(t);
 }
 
 /* A loop whose header is block hb; returns its merge. */
@@ -2622,7 +3224,7 @@ static uint32_t loop_construct(struct tx *t, struct block *hb)
       region(t, cont, hb->label);
    place_label(t, end);
    emit_flow(t, ISA_OP_ENDLOOP, sc_none(), top, 0);
-   t->depth--;
+   close_construct(t);
    return merge;
 }
 
@@ -2692,6 +3294,7 @@ static void region(struct tx *t, uint32_t label, uint32_t stop)
       case SpvOpReturn:
       case SpvOpReturnValue:
          emit_flow(t, ISA_OP_RET, sc_imm(1), restore_label(t), 0);
+         escape_above(t, -1);
          return;
       case SpvOpUnreachable:
          return;
@@ -2813,6 +3416,56 @@ static bool branch_divergent(const struct tx *t, const struct block *b)
    return id < t->m->bound && t->divergent[id];
 }
 
+/* Calls fn for each successor block index of block b. */
+static uint32_t successors(const struct tx *t, const struct block *b, uint32_t *out, uint32_t max)
+{
+   uint32_t at = b->term, len = sc_len(t->m, at), first = 0, n = 0;
+   switch (sc_op(t->m, at)) {
+   case SpvOpBranch: first = 1; len = len < 2 ? len : 2; break;
+   case SpvOpBranchConditional: first = 2; len = len < 4 ? len : 4; break;
+   case SpvOpSwitch: first = 2; break;
+   default: len = 0; break;
+   }
+   for (uint32_t k = first; k < len && n < max; k++) {
+      if (sc_op(t->m, at) == SpvOpSwitch && k > 2 && (k % 2) == 1)
+         continue;   /* a literal, not a target */
+      uint32_t target = t->m->words[at + k];
+      if (target < t->m->bound && t->block_of[target] >= 0)
+         out[n++] = (uint32_t)t->block_of[target];
+   }
+   return n;
+}
+
+/* Whether lanes that part at the divergent branch of block bi can leave the
+ * loop headed by block h (whose blocks `in` marks) in different
+ * iterations: a path from the branch reaches outside the loop before the
+ * lanes rejoin. They rejoin at the branch's own merge block, at the loop's
+ * header or continue target, and, for a branch without a merge (a break or
+ * continue), at any construct's merge or continue target. */
+static bool leaves_loop(struct tx *t, uint32_t bi, uint32_t h, const uint8_t *in, uint8_t *seen,
+                        uint32_t *stack)
+{
+   const struct block *b = &t->blocks[bi], *hb = &t->blocks[h];
+   uint32_t cont = arg(t, hb->merge, 2), own_merge = b->merge ? arg(t, b->merge, 1) : 0;
+   memset(seen, 0, t->block_count);
+   uint32_t sp = successors(t, b, stack, t->block_count);
+   while (sp) {
+      uint32_t i = stack[--sp];
+      const struct block *x = &t->blocks[i];
+      if (!in[i])
+         return true;
+      if (seen[i] || i == h || x->label == cont || x->label == own_merge ||
+          (!own_merge && t->join[i]))
+         continue;
+      seen[i] = 1;
+      uint32_t next[256];
+      uint32_t n = successors(t, x, next, 256);
+      for (uint32_t k = 0; k < n && sp < t->block_count; k++)
+         stack[sp++] = next[k];
+   }
+   return false;
+}
+
 /* The blocks of the loop headed by block h: reachable from it without
  * passing its merge. */
 static void loop_blocks(struct tx *t, uint32_t h, uint8_t *in)
@@ -2905,7 +3558,8 @@ static bool divergence_pass(struct tx *t, uint8_t *scratch)
       loop_blocks(t, h, scratch);
       bool divergent_exit = false;
       for (uint32_t i = 0; i < t->block_count && !divergent_exit; i++)
-         divergent_exit = scratch[i] && branch_divergent(t, &t->blocks[i]);
+         divergent_exit = scratch[i] && branch_divergent(t, &t->blocks[i]) &&
+                          leaves_loop(t, i, h, scratch, scratch + t->block_count, t->stack);
       if (divergent_exit) {
          changed |= mark_blocks(t, scratch);
          /* and so do the phis where it ends */
@@ -2925,10 +3579,25 @@ static bool divergence_pass(struct tx *t, uint8_t *scratch)
 
 static void analyse_divergence(struct tx *t)
 {
+   uint32_t n = t->block_count ? t->block_count : 1;
    t->divergent = calloc(t->m->bound, 1);
-   uint8_t *scratch = malloc(t->block_count ? t->block_count : 1);
-   if (!t->divergent || !scratch)
+   uint8_t *scratch = malloc(2 * n);
+   t->join = calloc(n, 1);
+   t->stack = malloc(n * sizeof(*t->stack));
+   if (!t->divergent || !scratch || !t->join || !t->stack) {
+      free(scratch);
       FAIL("out of memory");
+   }
+   /* merge blocks and continue targets: where parted lanes rejoin */
+   for (uint32_t i = 0; i < t->block_count; i++) {
+      const struct block *b = &t->blocks[i];
+      uint32_t len = b->merge ? sc_len(t->m, b->merge) : 0;
+      for (uint32_t k = 1; k < len && k <= (sc_op(t->m, b->merge) == SpvOpLoopMerge ? 2u : 1u); k++) {
+         uint32_t label = arg(t, b->merge, k);
+         if (label < t->m->bound && t->block_of[label] >= 0)
+            t->join[t->block_of[label]] = 1;
+      }
+   }
    for (int pass = 0; pass < 64 && divergence_pass(t, scratch); pass++)
       ;
    free(scratch);
@@ -2973,6 +3642,24 @@ static void prologue(struct tx *t)
    free(used);
 }
 
+static void tx_free(struct tx *t)
+{
+   for (uint32_t i = 0; i < t->m->bound; i++) {
+      free(t->vals[i].comp);
+      free(t->vals[i].ptr);
+      if (t->slots)
+         free(t->slots[i]);
+   }
+   free(t->vals);
+   free(t->divergent);
+   free(t->blocks);
+   free(t->block_of);
+   free(t->promote);
+   free(t->slots);
+   free(t->join);
+   free(t->stack);
+}
+
 void sc_translate(const struct sc_module *m, const struct sc_options *o, struct sc_mir *mir,
                   struct sc_error *e)
 {
@@ -2984,14 +3671,7 @@ void sc_translate(const struct sc_module *m, const struct sc_options *o, struct 
    /* Everything below frees through tx_free on the error path too. */
    struct sc_error inner = {.text = e->text, .size = e->size};
    if (setjmp(inner.jump)) {
-      for (uint32_t i = 0; i < m->bound; i++) {
-         free(t.vals[i].comp);
-         free(t.vals[i].ptr);
-      }
-      free(t.vals);
-      free(t.divergent);
-      free(t.blocks);
-      free(t.block_of);
+      tx_free(&t);
       longjmp(e->jump, 1);
    }
    t.e = &inner;
@@ -3000,6 +3680,7 @@ void sc_translate(const struct sc_module *m, const struct sc_options *o, struct 
       t.need_ranges |= sc_op(m, at) == SpvOpArrayLength;
    find_blocks(&t);
    analyse_divergence(&t);
+   find_promotable(&t);
    t.exit_label = new_label(&t);
    prologue(&t);
    region(&t, t.blocks[0].label, UINT32_MAX);
@@ -3007,18 +3688,14 @@ void sc_translate(const struct sc_module *m, const struct sc_options *o, struct 
    emit(&t, ISA_OP_EXIT, 0, sc_none(), sc_none(), sc_none(), sc_none());
    mir->shared_bytes = t.shared_next;
    mir->private_bytes = t.private_next;
-   for (uint32_t i = 0; i < m->bound; i++) {
-      free(t.vals[i].comp);
-      free(t.vals[i].ptr);
-   }
-   free(t.vals);
-   free(t.divergent);
-   free(t.blocks);
-   free(t.block_of);
+   tx_free(&t);
 }
 
 void sc_mir_free(struct sc_mir *mir)
 {
+   for (uint32_t i = 0; i < mir->format_count; i++)
+      free(mir->formats[i]);
+   free(mir->formats);
    free(mir->code);
    free(mir->regs);
    free(mir->labels);

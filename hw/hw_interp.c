@@ -361,6 +361,49 @@ static inline float fmath2(uint32_t mod, float a, uint32_t braw)
    }
 }
 
+/* IEEE 754 binary16 <-> binary32. */
+static inline uint32_t f2h(uint32_t f)
+{
+   uint32_t sign = (f >> 16) & 0x8000u, exp = (f >> 23) & 0xffu, man = f & 0x7fffffu;
+   if (exp == 0xff)   /* inf, NaN (kept quiet) */
+      return sign | 0x7c00u | (man ? 0x200u | (man >> 13) : 0);
+   int32_t e = (int32_t)exp - 127 + 15;
+   if (e >= 31)
+      return sign | 0x7c00u;
+   if (e <= 0) {   /* subnormal or zero: shift the implicit one in */
+      if (e < -10)
+         return sign;
+      man |= 0x800000u;
+      uint32_t shift = (uint32_t)(14 - e);
+      uint32_t h = man >> shift, rest = man & ((1u << shift) - 1), half = 1u << (shift - 1);
+      if (rest > half || (rest == half && (h & 1)))
+         h++;
+      return sign | h;
+   }
+   uint32_t h = ((uint32_t)e << 10) | (man >> 13), rest = man & 0x1fffu;
+   if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
+      h++;   /* may carry into the exponent, up to infinity: correct */
+   return sign | h;
+}
+
+static inline uint32_t h2f(uint32_t h)
+{
+   uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+   if (exp == 0x1f)
+      return sign | 0x7f800000u | (man << 13);
+   if (exp == 0) {
+      if (!man)
+         return sign;
+      int shift = 0;   /* normalize the subnormal */
+      while (!(man & 0x400u)) {
+         man <<= 1;
+         shift++;
+      }
+      return sign | ((uint32_t)(127 - 15 + 1 - shift) << 23) | ((man & 0x3ffu) << 13);
+   }
+   return sign | ((exp - 15 + 127) << 23) | (man << 13);
+}
+
 static inline float fsign(float x)
 {
    return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x;
@@ -726,6 +769,8 @@ L_NOP:
    ALU1(F2I_U, f2i_u(f32(a)))
    ALU1(I2F_S, u32((float)(int32_t)a))
    ALU1(I2F_U, u32((float)a))
+   ALU1(F2H, f2h(a))
+   ALU1(H2F, h2f(a))
 
    ALU64(IADD64, a + b)
    ALU64(ISUB64, a - b)
@@ -1115,6 +1160,10 @@ L_JMP:
    if (IN->imm <= PC)
       BACK_EDGE(IN->imm);
    GOTO(IN->imm);
+L_JEZ:
+   if (!wp->exec)
+      GOTO(IN->imm);
+   NEXT;
 L_BRA_U:
    if (scalar(wp, IN, IN->a)) {
       if (IN->imm <= PC)

@@ -19,6 +19,14 @@
  * with it. Instructions compute every lane, active or not; only active
  * lanes' results are written.
  *
+ * When an instruction leaves no lane active (IF, ELSE, BRK, CONT, RET,
+ * CONTJOIN), it jumps to imm, which must be the closer of the innermost
+ * open construct (its ELSE, ENDIF, CONTJOIN, ENDLOOP or ENDSWITCH), so the
+ * mask stack stays balanced. A closer restores lanes that wait for it;
+ * if lanes left for an outer construct (a BRK or CONT past it, a RET) none
+ * may be left, and the code that follows the closer must not run: the
+ * program puts JEZ to the next closer out right after it.
+ *
  * In GPU memory a program is a struct isa_program_header followed by
  * isa_inst[inst_count] and an optional line table; all little endian.
  */
@@ -102,6 +110,8 @@ struct isa_inst {
    /* conversions */                                                            \
    X(F2I_S, ALU, 1) X(F2I_U, ALU, 1)     /* saturating; NaN -> 0 */             \
    X(I2F_S, ALU, 1) X(I2F_U, ALU, 1)                                            \
+   X(F2H, ALU, 1)        /* binary16 of a (round to nearest even) in bits 0-15 */ \
+   X(H2F, ALU, 1)        /* the binary16 in a's bits 0-15, as a float */        \
    /* 64-bit integer on register pairs: dst, a, b name the low register */      \
    X(IADD64, ALU64, 2) X(ISUB64, ALU64, 2) X(IMUL64, ALU64, 2)                  \
    X(SHL64, ALU64, 2) X(SHR64_U, ALU64, 2) X(SHR64_S, ALU64, 2) /* b: 32-bit count & 63 */ \
@@ -130,6 +140,7 @@ struct isa_inst {
    X(ENDSWITCH, FLOW, 0) /* closes it: lanes that broke out rejoin */          \
    X(JMP, FLOW, 0)       /* unconditional, all lanes */                         \
    X(BRA_U, FLOW, 1)     /* jump if uniform a != 0 */                           \
+   X(JEZ, FLOW, 0)       /* jump if no lane is active (exec == 0) */           \
    X(EXIT, FLOW, 0)      /* the warp is done */                                 \
    /* subgroup operations; mod: enum isa_subgroup */                            \
    X(VOTE, SUBGROUP, 1) X(BALLOT, SUBGROUP, 1) X(BCAST, SUBGROUP, 2)            \

@@ -2,8 +2,15 @@
  * softgpu-cc: compiles a SPIR-V compute shader to softgpu ISA and prints
  * the disassembly, the register count and where the compile time went.
  *
- *   softgpu-cc shader.spv [-e main] [-w 32] [-o program.bin] [--no-validate]
- *              [--set S:B[:kind][,...]]   (default: sets 0-3, bindings 0-15, storage buffers)
+ *   softgpu-cc shader.spv [-e main] [-w 32] [-o program.bin] [-O] [--no-validate]
+ *              [--repeat N]
+ *
+ * -O runs the SPIRV-Tools performance passes first (the driver's default
+ * path does not).
+ * The layout is sets 0-3 with bindings 0-15, all storage buffers. --repeat
+ * compiles N more times after the first (cold) compile and reports the
+ * median of each stage: the validation verdict is cached by then, as it is
+ * in a driver that has seen the module before.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,11 +37,65 @@ static uint32_t *read_words(const char *path, size_t *count)
    return w;
 }
 
+struct stages {
+   double s[6];   /* validate, optimize, translate, registers, encode, total */
+};
+
+static struct stages stages_of(const struct sc_program *p)
+{
+   struct stages r = {{p->ms_validate, p->ms_optimize, p->ms_translate, p->ms_regalloc,
+                       p->ms_encode, 0}};
+   for (int i = 0; i < 5; i++)
+      r.s[5] += r.s[i];
+   return r;
+}
+
+static int by_value(const void *a, const void *b)
+{
+   double x = *(const double *)a, y = *(const double *)b;
+   return (x > y) - (x < y);
+}
+
+static void print_stages(const char *what, const struct stages *st)
+{
+   printf("; %s %.3f ms: validate %.3f, optimize %.3f, translate %.3f, registers %.3f, "
+          "encode %.3f\n",
+          what, st->s[5], st->s[0], st->s[1], st->s[2], st->s[3], st->s[4]);
+}
+
+/* Compiles n more times; the median of each stage (and of the totals). */
+static bool repeat(const uint32_t *words, size_t count, const struct sc_options *o, int n,
+                   struct stages *median)
+{
+   double *v = malloc(sizeof(double) * 6 * (size_t)n);
+   if (!v)
+      return false;
+   for (int i = 0; i < n; i++) {
+      struct sc_program p;
+      char err[1024];
+      if (!sc_compile(words, count, o, &p, err, sizeof(err))) {
+         free(v);
+         return false;
+      }
+      struct stages st = stages_of(&p);
+      for (int k = 0; k < 6; k++)
+         v[k * n + i] = st.s[k];
+      sc_program_free(&p);
+   }
+   for (int k = 0; k < 6; k++) {
+      qsort(v + k * n, (size_t)n, sizeof(double), by_value);
+      median->s[k] = v[k * n + n / 2];
+   }
+   free(v);
+   return true;
+}
+
 int main(int argc, char **argv)
 {
+   int repeats = 0;
    const char *in = NULL, *out = NULL, *entry = "main";
    uint32_t width = 32;
-   bool validate = true;
+   bool validate = true, optimize = false;
    for (int i = 1; i < argc; i++) {
       if (strcmp(argv[i], "-e") == 0 && i + 1 < argc)
          entry = argv[++i];
@@ -42,13 +103,17 @@ int main(int argc, char **argv)
          width = (uint32_t)atoi(argv[++i]);
       else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
          out = argv[++i];
+      else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc)
+         repeats = atoi(argv[++i]);
+      else if (strcmp(argv[i], "-O") == 0)
+         optimize = true;
       else if (strcmp(argv[i], "--no-validate") == 0)
          validate = false;
       else
          in = argv[i];
    }
    if (!in) {
-      fprintf(stderr, "usage: softgpu-cc shader.spv [-e entry] [-w width] [-o out.bin] [--no-validate]\n");
+      fprintf(stderr, "usage: softgpu-cc shader.spv [-e entry] [-w width] [-o out.bin] [-O] [--no-validate] [--repeat N]\n");
       return 2;
    }
    size_t count;
@@ -66,7 +131,7 @@ int main(int argc, char **argv)
    for (uint32_t s = 0; s < 4; s++)
       sets[s] = (struct sc_set_layout){16, bindings};
    struct sc_options o = {.entry_point = entry, .warp_width = width, .set_count = 4, .sets = sets,
-                          .validate = validate, .optimize = true};
+                          .validate = validate, .optimize = optimize};
    struct sc_program p;
    char err[1024];
    if (!sc_compile(words, count, &o, &p, err, sizeof(err))) {
@@ -80,10 +145,14 @@ int main(int argc, char **argv)
    printf("; local size %ux%ux%u, %u vector registers, %u bytes shared, %u bytes private%s\n",
           p.local_size[0], p.local_size[1], p.local_size[2], p.vreg_count, p.shared_bytes,
           p.private_bytes, p.uses_barrier ? ", barriers" : "");
-   printf("; compile time %.3f ms: validate %.3f, optimize %.3f, translate %.3f, registers %.3f, "
-          "encode %.3f\n",
-          p.ms_validate + p.ms_optimize + p.ms_translate + p.ms_regalloc + p.ms_encode,
-          p.ms_validate, p.ms_optimize, p.ms_translate, p.ms_regalloc, p.ms_encode);
+   struct stages cold = stages_of(&p);
+   print_stages(repeats > 0 ? "compile time (cold)" : "compile time", &cold);
+   struct stages median;
+   if (repeats > 0 && repeat(words, count, &o, repeats, &median)) {
+      char what[64];
+      snprintf(what, sizeof(what), "compile time (median of %d, validation cached)", repeats);
+      print_stages(what, &median);
+   }
    if (out) {
       FILE *f = fopen(out, "wb");
       if (!f || fwrite(p.image, 1, p.size, f) != p.size) {
