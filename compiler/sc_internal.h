@@ -49,6 +49,7 @@ struct sc_module {
    struct sc_id *ids;
    uint32_t glsl_std_450;       /* id of the GLSL.std.450 import, or 0 */
    uint32_t debug_printf;       /* NonSemantic.DebugPrintf import, or 0 */
+   uint32_t debug_info;         /* NonSemantic.Shader.DebugInfo.100 import, or 0 */
    uint32_t entry_function;
    uint32_t local_size[3];
    uint32_t local_size_id[3];   /* LocalSizeId operands, or 0 */

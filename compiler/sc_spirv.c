@@ -244,6 +244,8 @@ static void module_instruction(struct sc_module *m, uint32_t at, uint32_t len, c
          m->glsl_std_450 = id;
       else if (strcmp(name, "NonSemantic.DebugPrintf") == 0)
          m->debug_printf = id;
+      else if (strcmp(name, "NonSemantic.Shader.DebugInfo.100") == 0)
+         m->debug_info = id;
       else if (strncmp(name, "NonSemantic.", 12) != 0)
          sc_fail(e, "unsupported extended instruction set %s", name);
       break;

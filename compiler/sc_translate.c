@@ -123,6 +123,7 @@ struct tx {
    bool need_ranges;            /* load descriptor ranges (robust access, OpArrayLength) */
    /* cached uniform registers */
    struct sc_opnd root;         /* the root table's address */
+   struct sc_opnd set_va[SC_MAX_SETS];   /* descriptor sets' addresses, once loaded */
    bool root_loaded;
 };
 
@@ -321,9 +322,61 @@ static struct sc_opnd result32(struct tx *t, struct sc_opnd a, struct sc_opnd b,
    return sc_reg(new_reg(t, 1, u));
 }
 
+static float fbits(uint32_t x)
+{
+   float f;
+   memcpy(&f, &x, 4);
+   return f;
+}
+
+static uint32_t ubits(float f)
+{
+   uint32_t x;
+   memcpy(&x, &f, 4);
+   return x;
+}
+
+/* Folds an operation on immediates (the ones the translator itself
+ * produces, for addresses mostly); false if it cannot. Float arithmetic
+ * folds to what the execution units compute: IEEE single precision. */
+static bool fold(enum isa_op op, struct sc_opnd a, struct sc_opnd b, struct sc_opnd c, uint32_t *r)
+{
+   bool ia = a.kind == SC_IMM, ib = b.kind == SC_IMM || b.kind == SC_NONE,
+        ic = c.kind == SC_IMM || c.kind == SC_NONE;
+   if (!ia || !ib || !ic)
+      return false;
+   uint32_t x = a.value, y = b.value, z = c.value;
+   switch (op) {
+   case ISA_OP_MOV: *r = x; return true;
+   case ISA_OP_IADD: *r = x + y; return true;
+   case ISA_OP_ISUB: *r = x - y; return true;
+   case ISA_OP_IMUL: *r = x * y; return true;
+   case ISA_OP_IMAD: *r = x * y + z; return true;
+   case ISA_OP_AND: *r = x & y; return true;
+   case ISA_OP_OR: *r = x | y; return true;
+   case ISA_OP_XOR: *r = x ^ y; return true;
+   case ISA_OP_NOT: *r = ~x; return true;
+   case ISA_OP_INEG: *r = 0u - x; return true;
+   case ISA_OP_SHL: *r = x << (y & 31); return true;
+   case ISA_OP_SHR_U: *r = x >> (y & 31); return true;
+   case ISA_OP_FADD: *r = ubits(fbits(x) + fbits(y)); return true;
+   case ISA_OP_FSUB: *r = ubits(fbits(x) - fbits(y)); return true;
+   case ISA_OP_FMUL: *r = ubits(fbits(x) * fbits(y)); return true;
+   case ISA_OP_FNEG: *r = x ^ 0x80000000u; return true;
+   default: return false;
+   }
+}
+
 static struct sc_opnd alu(struct tx *t, enum isa_op op, uint32_t mod, struct sc_opnd a,
                           struct sc_opnd b, struct sc_opnd c)
 {
+   uint32_t folded;
+   if (fold(op, a, b, c, &folded))
+      return sc_imm(folded);
+   if (op == ISA_OP_IMAD && c.kind == SC_IMM && c.value == 0) {   /* a * b + 0 */
+      op = ISA_OP_IMUL;
+      c = sc_none();
+   }
    struct sc_opnd d = result32(t, a, b, c);
    emit(t, op, mod, d, a, b, c);
    return d;
@@ -721,12 +774,77 @@ static void component_offsets(struct tx *t, const struct ptr *p, uint32_t type, 
    }
 }
 
+static void open_construct(struct tx *t, struct construct c);
+static void close_construct(struct tx *t);
+
+/*
+ * Robust buffer access (VkPhysicalDeviceFeatures::robustBufferAccess):
+ * "Out-of-bounds buffer loads will return any of the following values:
+ * ... Zero values" and "Out-of-bounds writes may modify values within the
+ * memory range(s) bound to the buffer, but must not modify any other
+ * memory"; an access is out of bounds if any byte of it is. So the access
+ * runs under an IF on offset + extent <= range, and loads and atomics
+ * yield zero otherwise. Returns the label closing the IF, or UINT32_MAX
+ * when no guard is needed (feature off, push constants, device addresses).
+ */
+static uint32_t guard_begin(struct tx *t, const struct ptr *p, uint32_t extent)
+{
+   if (!t->o->robust_buffer_access || p->range.kind != SC_REG || !is_buffer_storage(p->storage))
+      return UINT32_MAX;
+   struct sc_opnd limit = part_of(p->range, 0);   /* ranges are below 4 GiB */
+   struct sc_opnd below = alu(t, ISA_OP_ICMP, ISA_ICMP_LE_U, p->offset, limit, sc_none());
+   struct sc_opnd room = alu(t, ISA_OP_ISUB, 0, limit, p->offset, sc_none());
+   struct sc_opnd fits = alu(t, ISA_OP_ICMP, ISA_ICMP_GE_U, room, sc_imm(extent), sc_none());
+   struct sc_opnd ok = alu(t, ISA_OP_AND, 0, below, fits, sc_none());
+   uint32_t skip = new_label(t);
+   open_construct(t, (struct construct){.kind = CK_SELECTION, .merge = UINT32_MAX, .restore_label = skip});
+   emit_flow(t, ISA_OP_IF, ok, skip, 0);
+   return skip;
+}
+
+static void guard_end(struct tx *t, uint32_t skip)
+{
+   if (skip == UINT32_MAX)
+      return;
+   place_label(t, skip);
+   emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
+   close_construct(t);
+}
+
+/* Zero into a result register (its lanes that a guarded access skips). */
+static void zero_fill(struct tx *t, struct sc_opnd r, bool wide)
+{
+   emit(t, ISA_OP_MOV, 0, part_of(r, 0), sc_imm(0), sc_none(), sc_none());
+   if (wide)
+      emit(t, ISA_OP_MOV, 0, part_of(r, 1), sc_imm(0), sc_none(), sc_none());
+}
+
+/* The bytes an access of `type` at offsets offs spans from the pointer. */
+static uint32_t access_extent(struct tx *t, uint32_t type, const uint32_t *offs, uint32_t n)
+{
+   uint32_t end = 0;
+   for (uint32_t i = 0; i < n; i++) {
+      struct tinfo s = scalar_at(t, type, i);
+      uint32_t e = offs[i] + (is64(&s) ? 8u : 4u);
+      end = e > end ? e : end;
+   }
+   return end;
+}
+
 /* Loads a value of `type` through p into regs (one per component). */
 static void load(struct tx *t, const struct ptr *p, uint32_t type, struct sc_opnd *regs,
                  uint32_t vector_stride)
 {
    uint32_t offs[MAX_COMPONENTS], n = 0;
    component_offsets(t, p, type, 0, vector_stride, offs, &n);
+   uint32_t guard = UINT32_MAX;
+   if (t->o->robust_buffer_access && p->range.kind == SC_REG) {
+      for (uint32_t i = 0; i < n; i++) {
+         struct tinfo s = scalar_at(t, type, i);
+         zero_fill(t, regs[i], is64(&s));
+      }
+      guard = guard_begin(t, p, access_extent(t, type, offs, n));
+   }
    enum isa_op op = memory_op(t, p->storage, false);
    bool buffer = op == ISA_OP_LDG;
    struct sc_opnd addr = sc_none();
@@ -740,6 +858,7 @@ static void load(struct tx *t, const struct ptr *p, uint32_t type, struct sc_opn
       struct sc_minst *in = emit(t, op, is64(&s) ? 2 : 1, regs[i], addr, sc_none(), sc_none());
       in->imm = base_imm + offs[i];
    }
+   guard_end(t, guard);
 }
 
 static void store(struct tx *t, const struct ptr *p, uint32_t type, const struct sc_opnd *regs,
@@ -747,6 +866,7 @@ static void store(struct tx *t, const struct ptr *p, uint32_t type, const struct
 {
    uint32_t offs[MAX_COMPONENTS], n = 0;
    component_offsets(t, p, type, 0, vector_stride, offs, &n);
+   uint32_t guard = guard_begin(t, p, access_extent(t, type, offs, n));
    enum isa_op op = memory_op(t, p->storage, true);
    struct sc_opnd addr;
    uint32_t base_imm = 0;
@@ -763,6 +883,7 @@ static void store(struct tx *t, const struct ptr *p, uint32_t type, const struct
       struct sc_minst *in = emit(t, op, is64(&s) ? 2 : 1, sc_none(), addr, data, sc_none());
       in->imm = base_imm + offs[i];
    }
+   guard_end(t, guard);
 }
 
 /* ---- resources and variables --------------------------------------------------------- */
@@ -816,11 +937,17 @@ static void load_descriptor(struct tx *t, struct ptr *p, struct sc_opnd set_va,
       emit(t, ISA_OP_LDG, 2, range, at, sc_none(), sc_none())->imm = imm + 8;
    }
    if (dynamic_kind(b->kind)) {
-      uint32_t k = b->dynamic_index + (index.kind == SC_IMM ? index.value : 0);
-      if (index.kind == SC_REG)
-         FAIL("dynamically indexed arrays of dynamic buffers are not supported");
-      struct sc_opnd dyn = sc_reg(new_reg(t, 1, true));
-      emit(t, ISA_OP_LDG, 1, dyn, t->root, sc_none(), sc_none())->imm = SC_ROOT_DYNAMIC_OFFSET + 4 * k;
+      /* this element's dynamic offset: root[DYNAMIC + 4 * (first + index)] */
+      struct sc_opnd from = t->root;
+      uint32_t k = b->dynamic_index;
+      if (index.kind == SC_REG) {
+         struct sc_opnd off = alu(t, ISA_OP_IMUL, 0, index, sc_imm(4), sc_none());
+         from = alu64(t, ISA_OP_IADD64, 0, t->root, alu64(t, ISA_OP_ZEXT64, 0, off, sc_none()));
+      } else {
+         k += index.value;
+      }
+      struct sc_opnd dyn = sc_reg(new_reg(t, 1, u));
+      emit(t, ISA_OP_LDG, 1, dyn, from, sc_none(), sc_none())->imm = SC_ROOT_DYNAMIC_OFFSET + 4 * k;
       va = alu64(t, ISA_OP_IADD64, 0, va, alu64(t, ISA_OP_ZEXT64, 0, dyn, sc_none()));
    }
    p->base = va;
@@ -840,7 +967,10 @@ static void buffer_variable(struct tx *t, uint32_t var, struct ptr *p, uint32_t 
    const struct sc_binding *b = find_binding(t, d->set, d->binding);
    p->explicit_layout = true;
    p->binding = b;
-   p->set_va = root_load64(t, SC_ROOT_SETS_OFFSET + 8 * d->set);
+   /* Loaded in the prologue, which dominates every use: once per set. */
+   if (t->set_va[d->set].kind != SC_REG)
+      t->set_va[d->set] = root_load64(t, SC_ROOT_SETS_OFFSET + 8 * d->set);
+   p->set_va = t->set_va[d->set];
    struct tinfo ti = type_of(t, pointee);
    if (ti.kind == TK_ARRAY || ti.kind == TK_RARRAY) {
       p->desc_array = true;   /* the access chain picks the descriptor */
@@ -2159,8 +2289,6 @@ static void glsl(struct tx *t, uint32_t at)
 /* ---- debugPrintfEXT ------------------------------------------------------------------------ */
 
 static struct sc_opnd as_register(struct tx *t, struct sc_opnd o, bool wide);
-static void open_construct(struct tx *t, struct construct c);
-static void close_construct(struct tx *t);
 
 /* The text of an OpString, bounds-checked. */
 static char *string_of(struct tx *t, uint32_t id)
@@ -2307,10 +2435,16 @@ static void atomic(struct tx *t, uint32_t at)
                    : alu(t, ISA_OP_INEG, 0, value, sc_none(), sc_none());
    value = as_register(t, value, wide);
    struct val *v = result(t, id, type);
+   uint32_t guard = UINT32_MAX;
+   if (global && t->o->robust_buffer_access && p.range.kind == SC_REG) {
+      zero_fill(t, v->comp[0], wide);
+      guard = guard_begin(t, &p, wide ? 8 : 4);
+   }
    struct sc_minst *in =
       emit(t, global ? ISA_OP_ATOMG : ISA_OP_ATOMS, kind | (wide ? ISA_ATOM_64 : 0), v->comp[0],
            addr, value, sc_none());
    in->imm = imm;
+   guard_end(t, guard);
 }
 
 static void compare_exchange(struct tx *t, uint32_t at)
@@ -2324,9 +2458,15 @@ static void compare_exchange(struct tx *t, uint32_t at)
    struct sc_opnd value = as_register(t, get1(t, arg(t, at, 7), 0), wide);
    struct sc_opnd cmp = as_register(t, get1(t, arg(t, at, 8), 0), wide);
    struct val *v = result(t, id, type);
+   uint32_t guard = UINT32_MAX;
+   if (global && t->o->robust_buffer_access && p.range.kind == SC_REG) {
+      zero_fill(t, v->comp[0], wide);
+      guard = guard_begin(t, &p, wide ? 8 : 4);
+   }
    struct sc_minst *in = emit(t, global ? ISA_OP_CASG : ISA_OP_CASS, wide ? ISA_ATOM_64 : 0,
                               v->comp[0], addr, cmp, value);
    in->imm = imm;
+   guard_end(t, guard);
 }
 
 static void atomic_load(struct tx *t, uint32_t at)
@@ -3228,6 +3368,26 @@ static uint32_t loop_construct(struct tx *t, struct block *hb)
    return merge;
 }
 
+/* Follows the source line: OpLine, or DebugLine of
+ * NonSemantic.Shader.DebugInfo.100 (whose line is a constant's id). */
+static void source_line(struct tx *t, uint32_t at)
+{
+   uint16_t op = sc_op(t->m, at);
+   if (op == SpvOpLine && sc_len(t->m, at) >= 4) {
+      t->line = arg(t, at, 2);
+   } else if (op == SpvOpNoLine) {
+      t->line = 0;
+   } else if (op == SpvOpExtInst && t->m->debug_info && sc_len(t->m, at) >= 5 &&
+              arg(t, at, 3) == t->m->debug_info) {
+      uint32_t line;
+      if (arg(t, at, 4) == 103 && sc_len(t->m, at) >= 7 &&
+          const_u32(t, arg(t, at, 6), &line))   /* DebugLine */
+         t->line = line;
+      else if (arg(t, at, 4) == 104)   /* DebugNoLine */
+         t->line = 0;
+   }
+}
+
 /* Lowers blocks from `label` until control reaches `stop` (which the caller
  * handles) or leaves through a break, continue or return. */
 static void region(struct tx *t, uint32_t label, uint32_t stop)
@@ -3243,10 +3403,7 @@ static void region(struct tx *t, uint32_t label, uint32_t stop)
       }
       loop_header_done = false;
       for (uint32_t at = b->first_inst; at < b->term; at += sc_len(t->m, at)) {
-         if (sc_op(t->m, at) == SpvOpLine)
-            t->line = arg(t, at, 2);
-         else if (sc_op(t->m, at) == SpvOpNoLine)
-            t->line = 0;
+         source_line(t, at);
          instruction(t, at);
       }
       uint32_t at = b->term;

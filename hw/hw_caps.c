@@ -1,5 +1,6 @@
 #include "hw_caps.h"
 
+#include <sched.h>
 #include <unistd.h>
 
 /* GPU memory is host memory, as on an integrated GPU. Three quarters of it
@@ -17,5 +18,10 @@ void hw_caps_query(struct hw_caps *caps)
                             : UINT64_C(1) << 30;
    caps->memory_bytes = host_bytes / HW_MEMORY_SHARE_DEN * HW_MEMORY_SHARE_NUM;
    caps->memory_bytes &= ~(uint64_t)(page_size > 0 ? page_size - 1 : 4095);
+   /* The CPUs this process may run on (taskset, cgroups' cpusets), if fewer. */
+   cpu_set_t set;
+   if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0 &&
+       (cores <= 0 || CPU_COUNT(&set) < cores))
+      cores = CPU_COUNT(&set);
    caps->host_cores = cores > 0 ? (uint32_t)cores : 1;
 }

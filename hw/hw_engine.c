@@ -528,13 +528,15 @@ static bool run_channel(struct hw_engine *e, struct hw_channel *ch)
    return progress;
 }
 
-/* One round-robin pass over the engine's channels. */
+/* One round-robin pass over the engine's bound channels. */
 static bool run_pass(struct hw_engine *e)
 {
    bool progress = false;
+   uint64_t bound = atomic_load_explicit(&e->bound_mask, memory_order_acquire);
    for (uint32_t k = 0; k < e->channel_count && !lost(e->gpu); k++) {
-      uint32_t i = e->first_channel + (e->next_channel + k) % e->channel_count;
-      progress |= run_channel(e, &e->gpu->channels[i]);
+      uint32_t i = (e->next_channel + k) % e->channel_count;
+      if (bound & (UINT64_C(1) << i))
+         progress |= run_channel(e, &e->gpu->channels[e->first_channel + i]);
    }
    e->next_channel = (e->next_channel + 1) % e->channel_count;
    return progress;

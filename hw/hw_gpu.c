@@ -20,8 +20,13 @@
 #include "sg_log.h"
 
 #define HW_DEFAULT_WATCHDOG_MS 10000u
-#define HW_DEFAULT_ENGINE_SPIN_NS 20000u
-#define HW_DEFAULT_WAIT_SPIN_NS 5000u
+/* Spinning catches the next doorbell or completion without a system call
+ * (a futex wake costs microseconds), but a spinning thread holds a CPU the
+ * other side may need: short budgets, and none on a single usable CPU,
+ * where the spinner could only delay the work it waits for
+ * (docs/performance.md). */
+#define HW_DEFAULT_ENGINE_SPIN_NS 2000u
+#define HW_DEFAULT_WAIT_SPIN_NS 1000u
 #define HW_REPORT_BYTES 16384u
 
 static _Atomic uint32_t gpu_count;
@@ -76,11 +81,12 @@ void hw_gpu_config_from_env(struct hw_gpu_config *cfg)
    cfg->delay_spec = getenv("SOFTGPU_DELAY");
    cfg->fault_spec = getenv("SOFTGPU_FAULT");
    cfg->watchdog_ms = env_u32("SOFTGPU_WATCHDOG_MS", HW_DEFAULT_WATCHDOG_MS);
-   cfg->engine_spin_ns = env_u32("SOFTGPU_SPIN_NS", HW_DEFAULT_ENGINE_SPIN_NS);
-   cfg->wait_spin_ns = env_u32("SOFTGPU_WAIT_SPIN_NS", HW_DEFAULT_WAIT_SPIN_NS);
-   cfg->abort_on_fault = env_u32("SOFTGPU_ABORT_ON_DEVICE_LOSS", 0) != 0;
    struct hw_caps caps;
    hw_caps_query(&caps);
+   bool one_cpu = caps.host_cores == 1;
+   cfg->engine_spin_ns = env_u32("SOFTGPU_SPIN_NS", one_cpu ? 0 : HW_DEFAULT_ENGINE_SPIN_NS);
+   cfg->wait_spin_ns = env_u32("SOFTGPU_WAIT_SPIN_NS", one_cpu ? 0 : HW_DEFAULT_WAIT_SPIN_NS);
+   cfg->abort_on_fault = env_u32("SOFTGPU_ABORT_ON_DEVICE_LOSS", 0) != 0;
    cfg->eu_threads = env_u32("SOFTGPU_THREADS", caps.host_cores);
 }
 
@@ -111,9 +117,11 @@ int hw_gpu_create(const struct hw_gpu_config *cfg, struct hw_gpu **out)
              channels);
       return -1;
    }
-   struct hw_gpu *gpu = calloc(1, sizeof(*gpu));
+   /* aligned: the counters are laid out by cache line */
+   struct hw_gpu *gpu = aligned_alloc(_Alignof(struct hw_gpu), sizeof(*gpu));
    if (!gpu)
       return -1;
+   memset(gpu, 0, sizeof(*gpu));
    gpu->config = *cfg;
    gpu->index = atomic_fetch_add(&gpu_count, 1);
    gpu->channel_count = channels;
@@ -193,6 +201,9 @@ int hw_channel_bind(struct hw_gpu *gpu, uint32_t channel, uint64_t ring_va,
    ch->control = control;
    /* Published last: the engine reads the fields above only after this. */
    atomic_store_explicit(&ch->bound, true, memory_order_release);
+   struct hw_engine *e = ch->engine;
+   atomic_fetch_or_explicit(&e->bound_mask, UINT64_C(1) << (channel - e->first_channel),
+                            memory_order_release);
    return 0;
 }
 

@@ -109,6 +109,7 @@ struct hw_engine {
    _Atomic uint32_t wake_seq;    /* futex: bumped by doorbells and releases */
    _Atomic uint32_t sleeping;    /* set while (about to be) asleep */
    _Atomic uint32_t parked;      /* channels parked on an acquire */
+   _Atomic uint64_t bound_mask;  /* bit i: channel first_channel + i is bound */
    _Atomic bool stop;
    struct hw_delay delay;
    uint64_t rng;
@@ -196,10 +197,14 @@ struct hw_gpu {
    pthread_mutex_t fault_lock;
    char *fault_report;           /* set once, under fault_lock */
 
+   /* Counters, grouped by the thread that bumps them, each group on its
+    * own cache lines: a line shared by the host and the command processor
+    * bounced between cores on every doorbell and packet. */
    struct {
-      _Atomic uint64_t doorbells, doorbell_syscalls, ring_fetches, packets;
-      _Atomic uint64_t engine_sleeps, engine_spin_hits, engine_wake_syscalls;
-      _Atomic uint64_t host_waits, host_wait_sleeps, interrupts, interrupt_wakes;
+      _Alignas(64) _Atomic uint64_t doorbells, doorbell_syscalls, host_waits, host_wait_sleeps;
+      _Alignas(64) _Atomic uint64_t ring_fetches, packets, engine_sleeps, engine_spin_hits;
+      _Atomic uint64_t engine_wake_syscalls, interrupts, interrupt_wakes;
+      char pad[64];
    } stats;
 };
 
