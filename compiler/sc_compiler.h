@@ -9,13 +9,16 @@
  *   [SC_ROOT_DYNAMIC_OFFSET]  dynamic buffer offsets (u32), in the order
  *                             sc_binding::dynamic_index gives
  *   [SC_ROOT_PRINTF_OFFSET]   the GPU address of the debugPrintf buffer (u64),
- *                             for programs with printf_count > 0
+ *                             then the number the driver gives the program's
+ *                             first format (u32), for programs with
+ *                             printf_count > 0
  * A buffer descriptor in a set's memory is {u64 address, u64 range}.
  *
  * The debugPrintf buffer: struct sc_printf_buffer, then records. Each
  * invocation that prints adds its record's size to `used` atomically and
  * writes the record if it fits in `capacity`: u32 word count (the record's
- * own included), u32 format index (into sc_program::printf_formats), then
+ * own included), u32 format number (the driver's base plus the index into
+ * sc_program::printf_formats), then
  * the arguments' 32-bit words in order (vectors component by component,
  * 64-bit values low word first). used > capacity means output was lost.
  */
@@ -26,6 +29,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Bumped whenever the compiler's output for a given input may change:
+ * pipeline cache entries are keyed by it. */
+#define SC_COMPILER_VERSION 1u
+
 #define SC_ROOT_PUSH_OFFSET 0u
 #define SC_ROOT_PUSH_BYTES 256u
 #define SC_ROOT_SETS_OFFSET 256u
@@ -33,7 +40,7 @@
 #define SC_ROOT_DYNAMIC_OFFSET (SC_ROOT_SETS_OFFSET + 8u * SC_MAX_SETS)
 #define SC_MAX_DYNAMIC 32u
 #define SC_ROOT_PRINTF_OFFSET (SC_ROOT_DYNAMIC_OFFSET + 4u * SC_MAX_DYNAMIC)
-#define SC_ROOT_BYTES (SC_ROOT_PRINTF_OFFSET + 8u)
+#define SC_ROOT_BYTES (SC_ROOT_PRINTF_OFFSET + 16u)
 
 struct sc_printf_buffer {
    uint32_t used;             /* bytes of records claimed (may exceed capacity) */

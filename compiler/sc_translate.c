@@ -2357,7 +2357,10 @@ static void debug_printf(struct tx *t, uint32_t at)
       release(&o);
    }
    words[0] = sc_imm(n);
-   words[1] = sc_imm(format);
+   /* the driver's number for this program's first format, plus ours */
+   struct sc_opnd base = sc_reg(new_reg(t, 1, true));
+   emit(t, ISA_OP_LDG, 1, base, t->root, sc_none(), sc_none())->imm = SC_ROOT_PRINTF_OFFSET + 8;
+   words[1] = alu(t, ISA_OP_IADD, 0, base, sc_imm(format), sc_none());
    struct sc_opnd buf = root_load64(t, SC_ROOT_PRINTF_OFFSET);
    struct sc_opnd bytes = as_register(t, sc_imm(4 * n), false);
    struct sc_opnd offset = sc_reg(new_reg(t, 1, false));

@@ -6,10 +6,12 @@
 
 #include <string.h>
 
+#include "hw_packets.h"
 #include "sg_alloc.h"
 #include "sg_cmd_pool.h"
 #include "sg_device.h"
 #include "sg_log.h"
+#include "sg_printf.h"
 
 static void link_into_pool(struct sg_cmd_pool *pool, struct sg_cmd_buffer *cmd)
 {
@@ -31,6 +33,7 @@ static void unlink_from_pool(struct sg_cmd_pool *pool, struct sg_cmd_buffer *cmd
 
 void sg_cmd_buffer_reset(struct sg_cmd_buffer *cmd)
 {
+   sg_cmd_printf_reset(cmd);
    sg_cmd_pool_retire(cmd->pool, cmd->pb.first, &cmd->use);
    memset(&cmd->pb, 0, sizeof(cmd->pb));
    sg_gpu_use_clear(&cmd->use);
@@ -38,6 +41,7 @@ void sg_cmd_buffer_reset(struct sg_cmd_buffer *cmd)
    cmd->entry_length = 0;
    cmd->record_error = VK_SUCCESS;
    cmd->secondary_count = 0;
+   sg_cmd_compute_reset(cmd);
    cmd->state = SG_CMD_INITIAL;
 }
 
@@ -45,6 +49,9 @@ void sg_cmd_buffer_destroy(struct sg_cmd_buffer *cmd)
 {
    struct sg_cmd_pool *pool = cmd->pool;
    sg_cmd_buffer_reset(cmd);
+   sg_cmd_printf_release(cmd);
+   for (uint32_t i = 0; i < SC_MAX_SETS; i++)
+      sg_free(&pool->alloc, cmd->compute.push_sets[i]);
    unlink_from_pool(pool, cmd);
    sg_free(&pool->alloc, cmd->secondaries);
    sg_object_finish(&cmd->base);
@@ -99,6 +106,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_BeginCommandBuffer(VkCommandBuffer commandBuff
    if (cmd->state != SG_CMD_INITIAL)
       sg_cmd_buffer_reset(cmd);
    cmd->usage = pBeginInfo->flags;
+   sg_cmd_compute_reset(cmd);
    cmd->state = SG_CMD_RECORDING;
    return VK_SUCCESS;
 }
@@ -132,4 +140,24 @@ uint32_t *sg_cmd_reserve(struct sg_cmd_buffer *cmd, uint32_t n)
    if (!p)
       cmd->record_error = r;
    return p;
+}
+
+void *sg_cmd_data(struct sg_cmd_buffer *cmd, uint32_t size, uint64_t *va)
+{
+   uint32_t n = (size + 3) / 4;
+   /* up to 3 dwords of padding, then the NOP header, then the data */
+   uint32_t *p = sg_cmd_reserve(cmd, n + 4);
+   if (!p)
+      return NULL;
+   struct sg_pb_block *b = cmd->pb.cur;
+   uint64_t at = b->va + (uint64_t)(p - b->dwords) * 4;
+   /* the header goes where the next dword is 16-byte aligned */
+   uint32_t pad = (uint32_t)(((12 - (at & 15)) & 15) / 4);
+   if (pad)
+      p[0] = HW_PKT_HEADER(HW_OP_NOP, 0, pad - 1);
+   p[pad] = HW_PKT_HEADER(HW_OP_NOP, 0, n);
+   uint32_t *data = p + pad + 1;
+   *va = at + (uint64_t)(pad + 1) * 4;
+   sg_cmd_commit(cmd, data + n);
+   return data;
 }

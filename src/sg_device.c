@@ -11,6 +11,7 @@
 #include "sg_extensions.h"
 #include "sg_instance.h"
 #include "sg_log.h"
+#include "sg_printf.h"
 #include "sg_physical_device.h"
 #include "sg_queue.h"
 #include "sg_version.h"
@@ -226,6 +227,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateDevice(VkPhysicalDevice physicalDevice,
    for (uint32_t w = 0; w < SG_EXT_WORDS; w++)
       dev->enabled_exts.bits[w] |= inst->enabled_exts.bits[w];
    dev->enabled_features = scratch.enabled_features;
+   pthread_mutex_init(&dev->printf_lock, NULL);
 
    r = VK_ERROR_OUT_OF_HOST_MEMORY;
    if (queue_total > 0) {
@@ -279,6 +281,7 @@ VKAPI_ATTR void VKAPI_CALL sg_DestroyDevice(VkDevice device, const VkAllocationC
    finish_queues(dev);
    destroy_gpu(dev);
    sg_free(&dev->alloc, dev->queues);
+   pthread_mutex_destroy(&dev->printf_lock);
    sg_object_finish(&dev->base);
    sg_free(alloc, dev);
 }

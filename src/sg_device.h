@@ -1,6 +1,7 @@
 #ifndef SG_DEVICE_H
 #define SG_DEVICE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "hw_gpu.h"
@@ -36,6 +37,10 @@ struct sg_device {
    _Atomic uint64_t *progress[HW_MAX_CHANNELS];
    _Atomic bool loss_reported;
    _Atomic uint32_t memory_count;      /* live VkDeviceMemory objects */
+   /* Command buffers whose debugPrintfEXT output waits for completion. */
+   pthread_mutex_t printf_lock;
+   struct sg_cmd_buffer *printf_pending;
+   _Atomic uint32_t printf_pending_count;
 };
 
 SG_DEFINE_HANDLE_CASTS(sg_device, VkDevice)

@@ -19,11 +19,22 @@ const uint32_t sg_instance_extension_count =
 
 const struct sg_extension sg_device_extensions[] = {
    {SG_EXT_EXT_host_query_reset, VK_EXT_HOST_QUERY_RESET_SPEC_VERSION},
+   {SG_EXT_EXT_pipeline_creation_cache_control, VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_SPEC_VERSION},
+   {SG_EXT_EXT_pipeline_creation_feedback, VK_EXT_PIPELINE_CREATION_FEEDBACK_SPEC_VERSION},
    {SG_EXT_EXT_private_data, VK_EXT_PRIVATE_DATA_SPEC_VERSION},
+   {SG_EXT_EXT_scalar_block_layout, VK_EXT_SCALAR_BLOCK_LAYOUT_SPEC_VERSION},
+   {SG_EXT_EXT_subgroup_size_control, VK_EXT_SUBGROUP_SIZE_CONTROL_SPEC_VERSION},
    {SG_EXT_EXT_tooling_info, VK_EXT_TOOLING_INFO_SPEC_VERSION},
+   {SG_EXT_KHR_buffer_device_address, VK_KHR_BUFFER_DEVICE_ADDRESS_SPEC_VERSION},
+   {SG_EXT_KHR_descriptor_update_template, VK_KHR_DESCRIPTOR_UPDATE_TEMPLATE_SPEC_VERSION},
    {SG_EXT_KHR_driver_properties, VK_KHR_DRIVER_PROPERTIES_SPEC_VERSION},
+   {SG_EXT_KHR_push_descriptor, VK_KHR_PUSH_DESCRIPTOR_SPEC_VERSION},
+   {SG_EXT_KHR_shader_non_semantic_info, VK_KHR_SHADER_NON_SEMANTIC_INFO_SPEC_VERSION},
+   {SG_EXT_KHR_storage_buffer_storage_class, VK_KHR_STORAGE_BUFFER_STORAGE_CLASS_SPEC_VERSION},
    {SG_EXT_KHR_synchronization2, VK_KHR_SYNCHRONIZATION_2_SPEC_VERSION},
    {SG_EXT_KHR_timeline_semaphore, VK_KHR_TIMELINE_SEMAPHORE_SPEC_VERSION},
+   {SG_EXT_KHR_uniform_buffer_standard_layout, VK_KHR_UNIFORM_BUFFER_STANDARD_LAYOUT_SPEC_VERSION},
+   {SG_EXT_KHR_vulkan_memory_model, VK_KHR_VULKAN_MEMORY_MODEL_SPEC_VERSION},
 };
 const uint32_t sg_device_extension_count =
    sizeof(sg_device_extensions) / sizeof(sg_device_extensions[0]);

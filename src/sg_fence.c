@@ -5,6 +5,7 @@
 #include "sg_alloc.h"
 #include "sg_device.h"
 #include "sg_log.h"
+#include "sg_printf.h"
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_CreateFence(VkDevice device, const VkFenceCreateInfo *pCreateInfo,
                                               const VkAllocationCallbacks *pAllocator,
@@ -66,6 +67,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_GetFenceStatus(VkDevice device, VkFence fence)
    struct sg_device *dev = sg_device_from_handle(device);
    if (hw_gpu_is_lost(dev->gpu))
       return sg_device_lost_result(dev);
+   sg_printf_poll(dev);
    return signaled(sg_fence_from_handle(fence)) ? VK_SUCCESS : VK_NOT_READY;
 }
 
@@ -91,6 +93,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_WaitForFences(VkDevice device, uint32_t count,
    VkResult r = sg_wait_result(dev, hw_wait(dev->gpu, items, count, waitAll, timeout));
    if (items != stack)
       sg_free(&dev->alloc, items);
+   sg_printf_poll(dev);
    /* A lost device reports loss even for fences that completed before. */
    return r == VK_SUCCESS ? sg_device_check(dev) : r;
 }

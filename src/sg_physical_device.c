@@ -25,6 +25,10 @@
 #define SG_DEVICE_ID 0x0001u
 #define SG_DRIVER_ID ((VkDriverId)0x5347)
 
+/* Push descriptor sets are copied into the command buffer at each launch
+ * that needs them: any size works; 256 is generous (32 is the minimum). */
+#define SG_MAX_PUSH_DESCRIPTORS 256u
+
 static void init_features(struct sg_core_features *f)
 {
    memset(f, 0, sizeof(*f));
@@ -32,10 +36,40 @@ static void init_features(struct sg_core_features *f)
    f->v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
    f->v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
    /* Only what works today; see docs/conformance-gaps.md for the rest. */
+   /* Descriptors are {VA, range} in memory launches read when they run:
+    * robust accesses check the range (compiler), indexing into arrays of
+    * buffers is an address computation, and sets can change after binding
+    * as long as the launch that reads them has not run. */
+   f->v10.robustBufferAccess = VK_TRUE;
+   f->v10.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
+   f->v10.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
+   f->v12.shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;
+   f->v12.shaderStorageBufferArrayNonUniformIndexing = VK_TRUE;
+   f->v12.descriptorBindingUniformBufferUpdateAfterBind = VK_TRUE;
+   f->v12.descriptorBindingStorageBufferUpdateAfterBind = VK_TRUE;
+   f->v12.descriptorBindingUpdateUnusedWhilePending = VK_TRUE;
+   f->v12.descriptorBindingPartiallyBound = VK_TRUE;
+   f->v12.runtimeDescriptorArray = VK_TRUE;
+   /* Offsets come from the SPIR-V decorations, whatever layout rule made them. */
+   f->v12.scalarBlockLayout = VK_TRUE;
+   f->v12.uniformBufferStandardLayout = VK_TRUE;
+   /* GPU memory is coherent and atomics are sequentially consistent. */
+   f->v12.vulkanMemoryModel = VK_TRUE;
+   f->v12.vulkanMemoryModelDeviceScope = VK_TRUE;
+   f->v12.subgroupBroadcastDynamicId = VK_TRUE;
+   /* The extended types are those of other features: none of which softgpu
+    * has, so subgroup operations on them never arise. */
+   f->v12.shaderSubgroupExtendedTypes = VK_TRUE;
+   /* GPU virtual addresses are buffer device addresses. */
+   f->v12.bufferDeviceAddress = VK_TRUE;
    f->v12.timelineSemaphore = VK_TRUE;
    f->v12.hostQueryReset = VK_TRUE;
    f->v13.privateData = VK_TRUE;
    f->v13.synchronization2 = VK_TRUE;
+   f->v13.pipelineCreationCacheControl = VK_TRUE;
+   /* Programs are compiled for any warp width the execution units run. */
+   f->v13.subgroupSizeControl = VK_TRUE;
+   f->v13.computeFullSubgroups = VK_TRUE;
 }
 
 /* Limits of the hardware model (hw/hw_caps.h) and of what softgpu's
@@ -55,9 +89,10 @@ static void init_limits(VkPhysicalDeviceLimits *l, const struct hw_caps *caps)
    l->maxPerStageDescriptorStorageBuffers = 65536;
    l->maxPerStageResources = 131072;
    l->maxDescriptorSetUniformBuffers = 65536;
-   l->maxDescriptorSetUniformBuffersDynamic = 32;
+   /* The root table holds 32 dynamic offsets in all. */
+   l->maxDescriptorSetUniformBuffersDynamic = 16;
    l->maxDescriptorSetStorageBuffers = 65536;
-   l->maxDescriptorSetStorageBuffersDynamic = 32;
+   l->maxDescriptorSetStorageBuffersDynamic = 16;
    l->maxComputeSharedMemorySize = HW_SHARED_MEMORY_PER_CTA;
    l->maxComputeWorkGroupCount[0] = HW_MAX_GRID_X;
    l->maxComputeWorkGroupCount[1] = HW_MAX_GRID_Y;
@@ -117,6 +152,12 @@ static void init_properties(struct sg_core_properties *p, const struct hw_caps *
 
    VkPhysicalDeviceVulkan11Properties *v11 = &p->v11;
    v11->subgroupSize = HW_WARP_WIDTH_DEFAULT;
+   v11->subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
+   /* What the ISA's subgroup instructions cover (no clustered or quad). */
+   v11->subgroupSupportedOperations =
+      VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
+      VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+      VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT;
    v11->pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
    v11->maxPerSetDescriptors = 131072;
    v11->maxMemoryAllocationSize = caps->memory_bytes;
@@ -132,11 +173,23 @@ static void init_properties(struct sg_core_properties *p, const struct hw_caps *
    v12->roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;
    /* Semaphore words compare full 64-bit values: any difference works. */
    v12->maxTimelineSemaphoreValueDifference = UINT64_MAX;
+   /* Update-after-bind sets are ordinary sets (see init_features). */
+   const VkPhysicalDeviceLimits *l = &p->v10.limits;
+   v12->maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;
+   v12->robustBufferAccessUpdateAfterBind = VK_TRUE;
+   v12->maxPerStageDescriptorUpdateAfterBindUniformBuffers = l->maxPerStageDescriptorUniformBuffers;
+   v12->maxPerStageDescriptorUpdateAfterBindStorageBuffers = l->maxPerStageDescriptorStorageBuffers;
+   v12->maxPerStageUpdateAfterBindResources = l->maxPerStageResources;
+   v12->maxDescriptorSetUpdateAfterBindUniformBuffers = l->maxDescriptorSetUniformBuffers;
+   v12->maxDescriptorSetUpdateAfterBindUniformBuffersDynamic = l->maxDescriptorSetUniformBuffersDynamic;
+   v12->maxDescriptorSetUpdateAfterBindStorageBuffers = l->maxDescriptorSetStorageBuffers;
+   v12->maxDescriptorSetUpdateAfterBindStorageBuffersDynamic = l->maxDescriptorSetStorageBuffersDynamic;
 
    VkPhysicalDeviceVulkan13Properties *v13 = &p->v13;
-   v13->minSubgroupSize = HW_WARP_WIDTH_DEFAULT;
-   v13->maxSubgroupSize = HW_WARP_WIDTH_DEFAULT;
-   v13->maxComputeWorkgroupSubgroups = HW_MAX_CTA_INVOCATIONS / HW_WARP_WIDTH_DEFAULT;
+   v13->minSubgroupSize = HW_WARP_WIDTH_MIN;
+   v13->maxSubgroupSize = HW_WARP_WIDTH_MAX;
+   v13->maxComputeWorkgroupSubgroups = HW_MAX_CTA_INVOCATIONS / HW_WARP_WIDTH_MIN;
+   v13->requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
    v13->storageTexelBufferOffsetAlignmentBytes = 16;
    v13->uniformTexelBufferOffsetAlignmentBytes = 16;
    v13->maxBufferSize = caps->memory_bytes;
@@ -279,6 +332,11 @@ VKAPI_ATTR void VKAPI_CALL sg_GetPhysicalDeviceProperties2(VkPhysicalDevice phys
 {
    struct sg_physical_device *pdev = sg_physical_device_from_handle(physicalDevice);
    fill_chain(sg_property_structs, sg_property_struct_count, &pdev->props, pProperties);
+   /* Extension properties with no core counterpart. */
+   for (VkBaseOutStructure *s = (void *)pProperties; s; s = s->pNext) {
+      if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR)
+         ((VkPhysicalDevicePushDescriptorPropertiesKHR *)s)->maxPushDescriptors = SG_MAX_PUSH_DESCRIPTORS;
+   }
 }
 
 VKAPI_ATTR void VKAPI_CALL sg_GetPhysicalDeviceQueueFamilyProperties(

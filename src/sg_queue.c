@@ -18,6 +18,7 @@
 #include "sg_entrypoints.h"
 #include "sg_fence.h"
 #include "sg_log.h"
+#include "sg_printf.h"
 #include "sg_semaphore.h"
 
 /* ---- creation -------------------------------------------------------------------- */
@@ -288,6 +289,7 @@ static void mark_used(struct submit *s, struct sg_cmd_buffer *cmd)
    atomic_store_explicit(&cmd->use.value[ch], s->number, memory_order_relaxed);
    for (uint32_t i = 0; i < cmd->secondary_count; i++)
       atomic_store_explicit(&cmd->secondaries[i]->use.value[ch], s->number, memory_order_relaxed);
+   sg_printf_submitted(s->queue->device, cmd);
 }
 
 static void put_entry(struct sg_queue *q, uint64_t va, uint32_t length)
@@ -449,6 +451,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_QueueSubmit(VkQueue queue, uint32_t submitCoun
    VkResult r = submit(q, submitCount ? batches : NULL, submitCount, sg_fence_from_handle(fence));
    if (batches != stack)
       sg_free(&q->device->alloc, batches);
+   sg_printf_poll(q->device);
    return r;
 }
 
@@ -468,13 +471,16 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_QueueSubmit2(VkQueue queue, uint32_t submitCou
    VkResult r = submit(q, submitCount ? batches : NULL, submitCount, sg_fence_from_handle(fence));
    if (batches != stack)
       sg_free(&q->device->alloc, batches);
+   sg_printf_poll(q->device);
    return r;
 }
 
 VkResult sg_queue_wait_idle(struct sg_queue *q, uint64_t timeout_ns)
 {
    struct hw_wait_item item = {q->progress_va, q->submitted};
-   return sg_wait_result(q->device, hw_wait(q->device->gpu, &item, 1, true, timeout_ns));
+   VkResult r = sg_wait_result(q->device, hw_wait(q->device->gpu, &item, 1, true, timeout_ns));
+   sg_printf_poll(q->device);
+   return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_QueueWaitIdle(VkQueue queue)

@@ -5,6 +5,7 @@
 #include "sg_alloc.h"
 #include "sg_device.h"
 #include "sg_log.h"
+#include "sg_printf.h"
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_CreateSemaphore(VkDevice device,
                                                   const VkSemaphoreCreateInfo *pCreateInfo,
@@ -55,6 +56,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_GetSemaphoreCounterValue(VkDevice device, VkSe
    if (hw_gpu_is_lost(dev->gpu))
       return sg_device_lost_result(dev);
    *pValue = atomic_load_explicit(sg_semaphore_from_handle(semaphore)->word, memory_order_acquire);
+   sg_printf_poll(dev);
    return VK_SUCCESS;
 }
 
@@ -91,5 +93,6 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_WaitSemaphores(VkDevice device,
    VkResult r = sg_wait_result(dev, hw_wait(dev->gpu, items, count, all, timeout));
    if (items != stack)
       sg_free(&dev->alloc, items);
+   sg_printf_poll(dev);
    return r == VK_SUCCESS ? sg_device_check(dev) : r;
 }

@@ -16,7 +16,7 @@ const char *const sg_log_area_names[SG_AREA_COUNT] = {
    [SG_AREA_API] = "api",   [SG_AREA_ICD] = "icd",  [SG_AREA_MEMORY] = "memory",
    [SG_AREA_SYNC] = "sync", [SG_AREA_RING] = "ring", [SG_AREA_CP] = "cp",
    [SG_AREA_DMA] = "dma",   [SG_AREA_EU] = "eu",    [SG_AREA_COMPILER] = "compiler",
-   [SG_AREA_FAULT] = "fault",
+   [SG_AREA_FAULT] = "fault", [SG_AREA_SHADER] = "shader",
 };
 
 static const char *const level_names[] = {"none", "error", "warn", "info", "debug"};
@@ -24,8 +24,10 @@ static const char *const level_names[] = {"none", "error", "warn", "info", "debu
 _Atomic uint8_t sg_log_thresholds[SG_AREA_COUNT] = {
    SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN,
    SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN,
+   /* debugPrintfEXT output is what the application asked for: shown */
+   SG_LOG_INFO,
 };
-_Static_assert(SG_AREA_COUNT == 10, "initialize every area's threshold");
+_Static_assert(SG_AREA_COUNT == 11, "initialize every area's threshold");
 
 static pthread_mutex_t sink_lock = PTHREAD_MUTEX_INITIALIZER;
 static sg_log_sink_fn sink_fn;

@@ -6,7 +6,8 @@
  * Selection: SOFTGPU_LOG=<spec>[;<spec>...], where <spec> is a level
  * (error|warn|info|debug|none) applied to every area, or <level>:<area>[,<area>...]
  * applied to the named areas only, e.g. SOFTGPU_LOG="warn;debug:sync,ring".
- * The default is warn: errors and warnings go to stderr.
+ * The default is warn: errors and warnings go to stderr; the shader area
+ * (debugPrintfEXT output) defaults to info.
  *
  * A disabled message costs one relaxed byte load and a compare: the
  * arguments are not evaluated.
@@ -38,6 +39,7 @@ enum sg_log_area {
    SG_AREA_EU,       /* execution units, CTA scheduler */
    SG_AREA_COMPILER, /* SPIR-V to ISA */
    SG_AREA_FAULT,    /* GPU faults, device loss, post-mortem */
+   SG_AREA_SHADER,   /* shaders' own output (debugPrintfEXT); info by default */
    SG_AREA_COUNT
 };
 
