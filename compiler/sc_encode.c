@@ -39,7 +39,9 @@ void *sc_encode(const struct sc_mir *mir, uint32_t warp_width, uint32_t vregs, u
       .magic = ISA_MAGIC, .version = ISA_VERSION, .warp_width = (uint16_t)warp_width,
       .inst_count = mir->count, .vreg_count = (uint16_t)vregs, .ureg_count = (uint16_t)uregs,
       .stack_depth = (uint16_t)(mir->stack_depth ? mir->stack_depth : 1),
-      .flags = mir->uses_barrier ? ISA_PROG_USES_BARRIER : 0, .line_count = lines};
+      .flags = (uint16_t)((mir->uses_barrier ? ISA_PROG_USES_BARRIER : 0) |
+                          (mir->zero_shared ? ISA_PROG_ZERO_SHARED : 0)),
+      .line_count = lines};
    if (mir->stack_depth > ISA_MAX_STACK) {
       free(image);
       sc_fail(e, "control flow nests %u constructs deep; softgpu's mask stack holds %u",

@@ -117,6 +117,7 @@ struct sc_mir {
    uint32_t stack_depth;        /* deepest mask stack the code reaches */
    uint32_t shared_bytes, private_bytes;
    bool uses_barrier;
+   bool zero_shared;            /* a Workgroup variable has a (null) initializer */
    char **formats;              /* debugPrintf format strings */
    uint32_t format_count, format_capacity;
 };

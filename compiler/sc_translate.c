@@ -1178,6 +1178,13 @@ static void variable(struct tx *t, uint32_t var)
       if ((uint64_t)t->shared_next + size > 65536)
          FAIL("the shader needs more than 65536 bytes of workgroup memory");
       t->shared_next += size;
+      /* Workgroup initializers are OpConstantNull (VK_KHR_zero_initialize_
+       * workgroup_memory): each CTA's shared memory starts zeroed. */
+      if (sc_len(t->m, at) > 4) {
+         if (idp(t, arg(t, at, 4))->opcode != SpvOpConstantNull)
+            FAIL("a Workgroup variable's initializer must be OpConstantNull");
+         t->mir->zero_shared = true;
+      }
       break;
    }
    case SpvStorageClassPrivate:
@@ -1834,8 +1841,10 @@ static void ext_clamp(struct tx *t, uint32_t at, uint32_t id, uint32_t type, enu
    struct operands x = operand(t, arg(t, at, 5)), lo = operand(t, arg(t, at, 6)),
                    hi = operand(t, arg(t, at, 7));
    struct val *v = result(t, id, type);
+   bool wide = isa_op_info[max].cls == ISA_CLASS_ALU64;
    for (uint32_t i = 0; i < v->n; i++) {
-      struct sc_opnd m = alu(t, max, 0, pick(&x, i), pick(&lo, i), sc_none());
+      struct sc_opnd m = wide ? alu64(t, max, 0, pick(&x, i), pick(&lo, i))
+                              : alu(t, max, 0, pick(&x, i), pick(&lo, i), sc_none());
       emit(t, min, 0, v->comp[i], m, pick(&hi, i), sc_none());
    }
    release(&x);
@@ -1894,6 +1903,36 @@ static void ext_ssign(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
       struct sc_opnd neg = alu(t, ISA_OP_ICMP, ISA_ICMP_LT_S, pick(&a, i), sc_imm(0), sc_none());
       struct sc_opnd pos = alu(t, ISA_OP_ICMP, ISA_ICMP_GT_S, pick(&a, i), sc_imm(0), sc_none());
       emit(t, ISA_OP_SEL, 0, v->comp[i], neg, sc_imm(UINT32_MAX), pos);
+   }
+   release(&a);
+}
+
+/* abs and sign of 64-bit integers, half by half under one comparison */
+static void ext_abs64(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+{
+   struct operands a = operand(t, arg(t, at, 5));
+   struct val *v = result(t, id, type);
+   for (uint32_t i = 0; i < v->n; i++) {
+      struct sc_opnd x = pick(&a, i);
+      struct sc_opnd neg = alu64(t, ISA_OP_ISUB64, 0, pair64(t, 0), x);
+      struct sc_opnd below = alu(t, ISA_OP_ICMP64, ISA_ICMP_LT_S, x, pair64(t, 0), sc_none());
+      for (uint32_t h = 0; h < 2; h++)
+         emit(t, ISA_OP_SEL, 0, part_of(v->comp[i], h), below, part_of(neg, h), part_of(x, h));
+   }
+   release(&a);
+}
+
+static void ext_ssign64(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+{
+   struct operands a = operand(t, arg(t, at, 5));
+   struct val *v = result(t, id, type);
+   for (uint32_t i = 0; i < v->n; i++) {
+      struct sc_opnd x = pick(&a, i);
+      struct sc_opnd neg = alu(t, ISA_OP_ICMP64, ISA_ICMP_LT_S, x, pair64(t, 0), sc_none());
+      struct sc_opnd pos = alu(t, ISA_OP_ICMP64, ISA_ICMP_GT_S, x, pair64(t, 0), sc_none());
+      /* low half: -1, 1 or 0; high half: all ones when negative */
+      emit(t, ISA_OP_SEL, 0, part_of(v->comp[i], 0), neg, sc_imm(UINT32_MAX), pos);
+      emit(t, ISA_OP_SEL, 0, part_of(v->comp[i], 1), neg, sc_imm(UINT32_MAX), sc_imm(0));
    }
    release(&a);
 }
@@ -2123,12 +2162,19 @@ static void glsl(struct tx *t, uint32_t at)
    uint32_t type = arg(t, at, 1), id = arg(t, at, 2), inst = arg(t, at, 4);
    struct tinfo rs = scalar_at(t, type, 0);
    bool sint = rs.kind == TK_INT && rs.is_signed;
+   bool i64 = rs.kind == TK_INT && is64(&rs);
    switch (inst) {
    case GLSLstd450Round: ext_unary(t, at, id, type, ISA_OP_FROUND, 0); return;
    case GLSLstd450RoundEven: ext_unary(t, at, id, type, ISA_OP_FRINT, 0); return;
    case GLSLstd450Trunc: ext_unary(t, at, id, type, ISA_OP_FTRUNC, 0); return;
    case GLSLstd450FAbs: ext_unary(t, at, id, type, ISA_OP_FABS, 0); return;
-   case GLSLstd450SAbs: ext_unary(t, at, id, type, ISA_OP_IABS, 0); return;
+   case GLSLstd450SAbs:
+      if (i64) {
+         ext_abs64(t, at, id, type);
+         return;
+      }
+      ext_unary(t, at, id, type, ISA_OP_IABS, 0);
+      return;
    case GLSLstd450FSign: ext_unary(t, at, id, type, ISA_OP_FSIGN, 0); return;
    case GLSLstd450Floor: ext_unary(t, at, id, type, ISA_OP_FFLOOR, 0); return;
    case GLSLstd450Ceil: ext_unary(t, at, id, type, ISA_OP_FCEIL, 0); return;
@@ -2158,14 +2204,18 @@ static void glsl(struct tx *t, uint32_t at)
    case GLSLstd450NMin: ext_binary(t, at, id, type, ISA_OP_FMIN, 0); return;
    case GLSLstd450FMax:
    case GLSLstd450NMax: ext_binary(t, at, id, type, ISA_OP_FMAX, 0); return;
-   case GLSLstd450UMin: ext_binary(t, at, id, type, ISA_OP_IMIN_U, 0); return;
-   case GLSLstd450SMin: ext_binary(t, at, id, type, ISA_OP_IMIN_S, 0); return;
-   case GLSLstd450UMax: ext_binary(t, at, id, type, ISA_OP_IMAX_U, 0); return;
-   case GLSLstd450SMax: ext_binary(t, at, id, type, ISA_OP_IMAX_S, 0); return;
+   case GLSLstd450UMin: ext_binary(t, at, id, type, i64 ? ISA_OP_IMIN64_U : ISA_OP_IMIN_U, 0); return;
+   case GLSLstd450SMin: ext_binary(t, at, id, type, i64 ? ISA_OP_IMIN64_S : ISA_OP_IMIN_S, 0); return;
+   case GLSLstd450UMax: ext_binary(t, at, id, type, i64 ? ISA_OP_IMAX64_U : ISA_OP_IMAX_U, 0); return;
+   case GLSLstd450SMax: ext_binary(t, at, id, type, i64 ? ISA_OP_IMAX64_S : ISA_OP_IMAX_S, 0); return;
    case GLSLstd450FClamp:
    case GLSLstd450NClamp: ext_clamp(t, at, id, type, ISA_OP_FMAX, ISA_OP_FMIN); return;
-   case GLSLstd450UClamp: ext_clamp(t, at, id, type, ISA_OP_IMAX_U, ISA_OP_IMIN_U); return;
-   case GLSLstd450SClamp: ext_clamp(t, at, id, type, ISA_OP_IMAX_S, ISA_OP_IMIN_S); return;
+   case GLSLstd450UClamp:
+      ext_clamp(t, at, id, type, i64 ? ISA_OP_IMAX64_U : ISA_OP_IMAX_U, i64 ? ISA_OP_IMIN64_U : ISA_OP_IMIN_U);
+      return;
+   case GLSLstd450SClamp:
+      ext_clamp(t, at, id, type, i64 ? ISA_OP_IMAX64_S : ISA_OP_IMAX_S, i64 ? ISA_OP_IMIN64_S : ISA_OP_IMIN_S);
+      return;
    case GLSLstd450FMix: ext_mix(t, at, id, type); return;
    case GLSLstd450Fma: {
       struct operands a = operand(t, arg(t, at, 5)), b = operand(t, arg(t, at, 6)),
@@ -2252,7 +2302,13 @@ static void glsl(struct tx *t, uint32_t at)
    }
    case GLSLstd450Radians: ext_scale(t, at, id, type, 0.017453292519943295f); return;
    case GLSLstd450Degrees: ext_scale(t, at, id, type, 57.29577951308232f); return;
-   case GLSLstd450SSign: ext_ssign(t, at, id, type); return;
+   case GLSLstd450SSign:
+      if (i64) {
+         ext_ssign64(t, at, id, type);
+         return;
+      }
+      ext_ssign(t, at, id, type);
+      return;
    case GLSLstd450FaceForward: ext_faceforward(t, at, id, type); return;
    case GLSLstd450Reflect: ext_reflect(t, at, id, type); return;
    case GLSLstd450Refract: ext_refract(t, at, id, type); return;
@@ -2537,11 +2593,14 @@ static void subgroup_arith(struct tx *t, uint32_t at)
 {
    uint32_t type = arg(t, at, 1), id = arg(t, at, 2), group_op = arg(t, at, 4);
    struct tinfo s = scalar_at(t, type, 0);
-   if (is64(&s))
-      FAIL("64-bit subgroup arithmetic is not supported");
    uint32_t rop = reduce_op(t, sc_op(t->m, at));
    enum isa_op op;
    uint32_t mod = rop;
+   if (is64(&s)) {
+      if (rop >= ISA_RED_FADD)
+         FAIL("64-bit floating-point subgroup arithmetic needs Float64, which softgpu lacks");
+      mod |= ISA_SUBGROUP_64;
+   }
    switch (group_op) {
    case SpvGroupOperationReduce: op = ISA_OP_REDUCE; break;
    case SpvGroupOperationInclusiveScan: op = ISA_OP_SCAN; break;
@@ -2772,10 +2831,119 @@ static void matrix_op(struct tx *t, uint32_t at)
 
 static void convert(struct tx *t, uint32_t at, enum isa_op op)
 {
+   unop(t, at, op, op == ISA_OP_I2F_S ? ISA_OP_I2F64_S : ISA_OP_I2F64_U, 0);
+}
+
+/* Float to integer, by the result's width. */
+static void float_to_int(struct tx *t, uint32_t at, bool is_signed)
+{
+   struct tinfo to = result_scalar(t, at);
+   struct operands a = operand(t, arg(t, at, 3));
+   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   enum isa_op op = is64(&to) ? (is_signed ? ISA_OP_F2I64_S : ISA_OP_F2I64_U)
+                              : (is_signed ? ISA_OP_F2I_S : ISA_OP_F2I_U);
+   for (uint32_t i = 0; i < v->n; i++)
+      emit(t, op, 0, v->comp[i], pick(&a, i), sc_none(), sc_none());
+   release(&a);
+}
+
+/* OpQuantizeToF16: through binary16 and back; "too small to represent as
+ * a normalized 16-bit float" gives a zero of the same sign. */
+static void quantize_f16(struct tx *t, uint32_t at)
+{
+   struct operands a = operand(t, arg(t, at, 3));
+   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   for (uint32_t i = 0; i < v->n; i++) {
+      struct sc_opnd h = alu(t, ISA_OP_F2H, 0, pick(&a, i), sc_none(), sc_none());
+      struct sc_opnd f = alu(t, ISA_OP_H2F, 0, h, sc_none(), sc_none());
+      struct sc_opnd denorm = alu(t, ISA_OP_ICMP, ISA_ICMP_EQ,
+                                  alu(t, ISA_OP_AND, 0, h, sc_imm(0x7c00), sc_none()), sc_imm(0),
+                                  sc_none());
+      emit(t, ISA_OP_SEL, 0, v->comp[i], denorm, alu(t, ISA_OP_AND, 0, f, sc_imm(0x80000000u), sc_none()), f);
+   }
+   release(&a);
+}
+
+/* OpBitCount: 64-bit operands count both halves; the result may be
+ * either width. */
+static void bit_count(struct tx *t, uint32_t at)
+{
+   struct tinfo from = operand_scalar(t, arg(t, at, 3)), to = result_scalar(t, at);
+   struct operands a = operand(t, arg(t, at, 3));
+   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   for (uint32_t i = 0; i < v->n; i++) {
+      struct sc_opnd x = pick(&a, i);
+      struct sc_opnd n = is64(&from)
+                            ? alu(t, ISA_OP_IADD, 0, alu(t, ISA_OP_POPC, 0, part_of(x, 0), sc_none(), sc_none()),
+                                  alu(t, ISA_OP_POPC, 0, part_of(x, 1), sc_none(), sc_none()), sc_none())
+                            : alu(t, ISA_OP_POPC, 0, x, sc_none(), sc_none());
+      if (is64(&to))
+         emit(t, ISA_OP_ZEXT64, 0, v->comp[i], n, sc_none(), sc_none());
+      else
+         emit(t, ISA_OP_MOV, 0, v->comp[i], n, sc_none(), sc_none());
+   }
+   release(&a);
+}
+
+/* OpBitReverse: a 64-bit value reverses each half and swaps them. */
+static void bit_reverse(struct tx *t, uint32_t at)
+{
    struct tinfo from = operand_scalar(t, arg(t, at, 3));
-   if (is64(&from))
-      FAIL("conversions between 64-bit integers and floats are not supported");
-   unop(t, at, op, ISA_OP_NOP, 0);
+   if (!is64(&from)) {
+      unop(t, at, ISA_OP_BITREV, ISA_OP_NOP, 0);
+      return;
+   }
+   struct operands a = operand(t, arg(t, at, 3));
+   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   for (uint32_t i = 0; i < v->n; i++) {
+      emit(t, ISA_OP_BITREV, 0, part_of(v->comp[i], 0), part_of(pick(&a, i), 1), sc_none(), sc_none());
+      emit(t, ISA_OP_BITREV, 0, part_of(v->comp[i], 1), part_of(pick(&a, i), 0), sc_none(), sc_none());
+   }
+   release(&a);
+}
+
+/* OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended: a struct of
+ * two members (low result, then carry/borrow or high half). */
+static void wide_arith(struct tx *t, uint32_t at)
+{
+   uint16_t op = sc_op(t->m, at);
+   struct tinfo s = operand_scalar(t, arg(t, at, 3));
+   bool wide = is64(&s);
+   struct operands a = operand(t, arg(t, at, 3)), b = operand(t, arg(t, at, 4));
+   struct sc_opnd out[2 * 16];
+   uint32_t n = a.n < 16 ? a.n : 16;
+   for (uint32_t i = 0; i < n; i++) {
+      struct sc_opnd x = pick(&a, i), y = pick(&b, i), lo, hi;
+      switch (op) {
+      case SpvOpIAddCarry:
+      case SpvOpISubBorrow: {
+         bool add = op == SpvOpIAddCarry;
+         lo = wide ? alu64(t, add ? ISA_OP_IADD64 : ISA_OP_ISUB64, 0, x, y)
+                   : alu(t, add ? ISA_OP_IADD : ISA_OP_ISUB, 0, x, y, sc_none());
+         /* carry: sum < a; borrow: a < b */
+         struct sc_opnd c = wide ? alu(t, ISA_OP_ICMP64, ISA_ICMP_LT_U, add ? lo : x, add ? x : y, sc_none())
+                                 : alu(t, ISA_OP_ICMP, ISA_ICMP_LT_U, add ? lo : x, add ? x : y, sc_none());
+         hi = c;
+         if (wide) {
+            hi = sc_reg(new_reg(t, 2, opnd_uniform(t, c)));
+            emit(t, ISA_OP_ZEXT64, 0, hi, c, sc_none(), sc_none());
+         }
+         break;
+      }
+      default: {
+         bool sgn = op == SpvOpSMulExtended;
+         lo = wide ? alu64(t, ISA_OP_IMUL64, 0, x, y) : alu(t, ISA_OP_IMUL, 0, x, y, sc_none());
+         hi = wide ? alu64(t, sgn ? ISA_OP_IMULHI64_S : ISA_OP_IMULHI64_U, 0, x, y)
+                   : alu(t, sgn ? ISA_OP_IMULHI_S : ISA_OP_IMULHI_U, 0, x, y, sc_none());
+         break;
+      }
+      }
+      out[i] = lo;
+      out[n + i] = hi;
+   }
+   release(&a);
+   release(&b);
+   assign(t, arg(t, at, 2), arg(t, at, 1), out, 2 * n);
 }
 
 static void instruction(struct tx *t, uint32_t at)
@@ -2808,11 +2976,14 @@ static void instruction(struct tx *t, uint32_t at)
    case SpvOpIAdd: binop(t, at, ISA_OP_IADD, ISA_OP_IADD64, 0); return;
    case SpvOpISub: binop(t, at, ISA_OP_ISUB, ISA_OP_ISUB64, 0); return;
    case SpvOpIMul: binop(t, at, ISA_OP_IMUL, ISA_OP_IMUL64, 0); return;
-   case SpvOpUDiv: binop(t, at, ISA_OP_IDIV_U, ISA_OP_NOP, 0); return;
-   case SpvOpSDiv: binop(t, at, ISA_OP_IDIV_S, ISA_OP_NOP, 0); return;
-   case SpvOpUMod: binop(t, at, ISA_OP_IREM_U, ISA_OP_NOP, 0); return;
-   case SpvOpSRem: binop(t, at, ISA_OP_IREM_S, ISA_OP_NOP, 0); return;
-   case SpvOpSMod: binop(t, at, ISA_OP_IMOD_S, ISA_OP_NOP, 0); return;
+   case SpvOpUDiv: binop(t, at, ISA_OP_IDIV_U, ISA_OP_IDIV64_U, 0); return;
+   case SpvOpSDiv: binop(t, at, ISA_OP_IDIV_S, ISA_OP_IDIV64_S, 0); return;
+   case SpvOpUMod: binop(t, at, ISA_OP_IREM_U, ISA_OP_IREM64_U, 0); return;
+   case SpvOpSRem: binop(t, at, ISA_OP_IREM_S, ISA_OP_IREM64_S, 0); return;
+   case SpvOpSMod: binop(t, at, ISA_OP_IMOD_S, ISA_OP_IMOD64_S, 0); return;
+   case SpvOpIAddCarry: case SpvOpISubBorrow: case SpvOpUMulExtended: case SpvOpSMulExtended:
+      wide_arith(t, at);
+      return;
    case SpvOpSNegate: {
       struct tinfo s = operand_scalar(t, arg(t, at, 3));
       if (!is64(&s)) {
@@ -2852,8 +3023,8 @@ static void instruction(struct tx *t, uint32_t at)
    case SpvOpBitwiseOr: bitwise(t, at, ISA_OP_OR, false); return;
    case SpvOpBitwiseXor: bitwise(t, at, ISA_OP_XOR, false); return;
    case SpvOpNot: bitwise(t, at, ISA_OP_NOT, true); return;
-   case SpvOpBitReverse: unop(t, at, ISA_OP_BITREV, ISA_OP_NOP, 0); return;
-   case SpvOpBitCount: unop(t, at, ISA_OP_POPC, ISA_OP_NOP, 0); return;
+   case SpvOpBitReverse: bit_reverse(t, at); return;
+   case SpvOpBitCount: bit_count(t, at); return;
    case SpvOpBitFieldSExtract:
    case SpvOpBitFieldUExtract: {
       struct operands a = operand(t, arg(t, at, 3)), off = operand(t, arg(t, at, 4)),
@@ -2918,8 +3089,9 @@ static void instruction(struct tx *t, uint32_t at)
       return;
    }
    case SpvOpSelect: select_op(t, at); return;
-   case SpvOpConvertFToU: unop(t, at, ISA_OP_F2I_U, ISA_OP_NOP, 0); return;
-   case SpvOpConvertFToS: unop(t, at, ISA_OP_F2I_S, ISA_OP_NOP, 0); return;
+   case SpvOpConvertFToU: float_to_int(t, at, false); return;
+   case SpvOpConvertFToS: float_to_int(t, at, true); return;
+   case SpvOpQuantizeToF16: quantize_f16(t, at); return;
    case SpvOpConvertSToF: convert(t, at, ISA_OP_I2F_S); return;
    case SpvOpConvertUToF: convert(t, at, ISA_OP_I2F_U); return;
    case SpvOpUConvert: int_convert(t, at, false); return;

@@ -229,6 +229,9 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
    /* Registers start at zero, so nothing of an earlier CTA shows through. */
    memset(c->vregs, 0, (size_t)warps * vregs * w * 4);
    memset(c->uregs, 0, (size_t)warps * uregs * 4);
+   /* Zero-initialized workgroup variables (shaderZeroInitializeWorkgroupMemory). */
+   if (h->flags & ISA_PROG_ZERO_SHARED)
+      memset(c->shared, 0, l->params.shared_bytes);
    *cta = (struct hw_cta){.prog = l->prog, .params = &l->params, .shared = c->shared,
                           .private_mem = c->private_mem, .warp_count = warps, .warps = c->warps,
                           .budget = HW_WARP_BUDGET};

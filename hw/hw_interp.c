@@ -198,6 +198,57 @@ static inline uint32_t smod(uint32_t a, uint32_t b)
    return r;
 }
 
+/* 64-bit division and remainder, with the 32-bit forms' results for the
+ * cases C leaves undefined. */
+static inline uint64_t sdiv64(uint64_t a, uint64_t b)
+{
+   int64_t x = (int64_t)a, y = (int64_t)b;
+   if (y == 0)
+      return UINT64_MAX;
+   if (x == INT64_MIN && y == -1)
+      return a;
+   return (uint64_t)(x / y);
+}
+
+static inline uint64_t srem64(uint64_t a, uint64_t b)
+{
+   int64_t x = (int64_t)a, y = (int64_t)b;
+   if (y == 0)
+      return a;
+   if (x == INT64_MIN && y == -1)
+      return 0;
+   return (uint64_t)(x % y);
+}
+
+static inline uint64_t smod64(uint64_t a, uint64_t b)
+{
+   int64_t y = (int64_t)b;
+   uint64_t r = srem64(a, b);
+   if (y != 0 && r != 0 && (((int64_t)r < 0) != (y < 0)))
+      r += b;
+   return r;
+}
+
+static inline uint64_t f2i64_s(float x)
+{
+   if (x != x)
+      return 0;
+   if (x >= 9223372036854775808.0f)
+      return (uint64_t)INT64_MAX;
+   if (x <= -9223372036854775808.0f)
+      return (uint64_t)INT64_MIN;
+   return (uint64_t)(int64_t)x;
+}
+
+static inline uint64_t f2i64_u(float x)
+{
+   if (!(x > 0.0f))
+      return 0;   /* NaN, zero, negatives */
+   if (x >= 18446744073709551616.0f)
+      return UINT64_MAX;
+   return (uint64_t)x;
+}
+
 static inline uint32_t f2i_s(float x)
 {
    if (x != x)
@@ -581,6 +632,33 @@ static inline uint32_t red_identity(uint32_t op)
    }
 }
 
+static inline uint64_t red_identity64(uint32_t op)
+{
+   switch (op) {
+   case ISA_RED_IMUL: return 1;
+   case ISA_RED_IMIN_S: return (uint64_t)INT64_MAX;
+   case ISA_RED_IMIN_U: case ISA_RED_AND: return UINT64_MAX;
+   case ISA_RED_IMAX_S: return (uint64_t)INT64_MIN;
+   default: return 0;
+   }
+}
+
+static inline uint64_t red_apply64(uint32_t op, uint64_t x, uint64_t y)
+{
+   switch (op) {
+   case ISA_RED_IADD: return x + y;
+   case ISA_RED_IMUL: return x * y;
+   case ISA_RED_IMIN_S: return (int64_t)x < (int64_t)y ? x : y;
+   case ISA_RED_IMIN_U: return x < y ? x : y;
+   case ISA_RED_IMAX_S: return (int64_t)x > (int64_t)y ? x : y;
+   case ISA_RED_IMAX_U: return x > y ? x : y;
+   case ISA_RED_AND: return x & y;
+   case ISA_RED_OR: return x | y;
+   case ISA_RED_XOR: return x ^ y;
+   default: return x;
+   }
+}
+
 static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
 {
    switch (op) {
@@ -775,6 +853,41 @@ L_NOP:
    ALU64(IADD64, a + b)
    ALU64(ISUB64, a - b)
    ALU64(IMUL64, a * b)
+   ALU64(IDIV64_S, sdiv64(a, b))
+   ALU64(IDIV64_U, b ? a / b : UINT64_MAX)
+   ALU64(IREM64_S, srem64(a, b))
+   ALU64(IREM64_U, b ? a % b : a)
+   ALU64(IMOD64_S, smod64(a, b))
+   ALU64(IMIN64_S, (int64_t)a < (int64_t)b ? a : b)
+   ALU64(IMIN64_U, a < b ? a : b)
+   ALU64(IMAX64_S, (int64_t)a > (int64_t)b ? a : b)
+   ALU64(IMAX64_U, a > b ? a : b)
+   ALU64(IMULHI64_S, (uint64_t)(((__int128)(int64_t)a * (__int128)(int64_t)b) >> 64))
+   ALU64(IMULHI64_U, (uint64_t)(((unsigned __int128)a * b) >> 64))
+L_I2F64_S:
+L_I2F64_U: {
+      uint64_t A[W];
+      uint32_t r[W];
+      src64(wp, IN, IN->a, A);
+      if (IN->op == ISA_OP_I2F64_S)
+         LANES r[l] = u32((float)(int64_t)A[l]);
+      else
+         LANES r[l] = u32((float)A[l]);
+      write(wp, IN->dst, r);
+      NEXT;
+   }
+L_F2I64_S:
+L_F2I64_U: {
+      uint32_t ta[W];
+      uint64_t r[W];
+      const uint32_t *A = src(wp, IN, IN->a, ta);
+      if (IN->op == ISA_OP_F2I64_S)
+         LANES r[l] = f2i64_s(f32(A[l]));
+      else
+         LANES r[l] = f2i64_u(f32(A[l]));
+      write64(wp, IN->dst, r);
+      NEXT;
+   }
    SHIFT64(SHL64, a << b)
    SHIFT64(SHR64_U, a >> b)
    SHIFT64(SHR64_S, (uint64_t)((int64_t)a >> b))
@@ -1230,6 +1343,17 @@ L_SHFL: {
       NEXT;
    }
 L_REDUCE: {
+      if (IN->mod & ISA_SUBGROUP_64) {
+         uint64_t A[W], r[W];
+         src64(wp, IN, IN->a, A);
+         uint32_t op = IN->mod & 0xffu;
+         uint64_t acc = red_identity64(op);
+         for (uint64_t m = wp->exec; m; m &= m - 1)
+            acc = red_apply64(op, acc, A[first_lane(m)]);
+         LANES r[l] = acc;
+         write64(wp, IN->dst, r);
+         NEXT;
+      }
       uint32_t ta[W], r[W];
       const uint32_t *A = src(wp, IN, IN->a, ta);
       uint32_t op = IN->mod & 0xffu, acc = red_identity(op);
@@ -1240,6 +1364,22 @@ L_REDUCE: {
       NEXT;
    }
 L_SCAN: {
+      if (IN->mod & ISA_SUBGROUP_64) {
+         uint64_t A[W], r[W];
+         src64(wp, IN, IN->a, A);
+         uint32_t op = IN->mod & 0xffu;
+         uint64_t acc = red_identity64(op);
+         bool exclusive = IN->mod & ISA_SCAN_EXCLUSIVE;
+         LANES r[l] = acc;
+         for (uint64_t m = wp->exec; m; m &= m - 1) {
+            uint32_t l = first_lane(m);
+            uint64_t next = red_apply64(op, acc, A[l]);
+            r[l] = exclusive ? acc : next;
+            acc = next;
+         }
+         write64(wp, IN->dst, r);
+         NEXT;
+      }
       uint32_t ta[W], r[W];
       const uint32_t *A = src(wp, IN, IN->a, ta);
       uint32_t op = IN->mod & 0xffu, acc = red_identity(op);

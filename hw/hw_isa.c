@@ -337,14 +337,19 @@ bool isa_assemble_line(const char *line, struct isa_inst *in, bool *empty, char 
 /* ---- validation ---------------------------------------------------------------- */
 
 /* Registers an operand reads or writes, pairs included. */
-static uint32_t operand_span(enum isa_op op, int which)
+static uint32_t operand_span(enum isa_op op, uint16_t mod, int which)
 {
    enum isa_class cls = isa_op_info[op].cls;
+   if ((op == ISA_OP_REDUCE || op == ISA_OP_SCAN) && (mod & ISA_SUBGROUP_64))
+      return which <= 1 ? 2 : 1;
    if (cls == ISA_CLASS_ALU64) {
       if (op == ISA_OP_ICMP64)
          return which == 0 ? 1 : 2;
-      if (op == ISA_OP_SEXT64 || op == ISA_OP_ZEXT64)
+      if (op == ISA_OP_SEXT64 || op == ISA_OP_ZEXT64 || op == ISA_OP_F2I64_S ||
+          op == ISA_OP_F2I64_U)
          return which == 0 ? 2 : 1;
+      if (op == ISA_OP_I2F64_S || op == ISA_OP_I2F64_U)
+         return which == 0 ? 1 : 2;
       if (op == ISA_OP_SHL64 || op == ISA_OP_SHR64_U || op == ISA_OP_SHR64_S)
          return which == 2 ? 1 : 2;
       return 2;
@@ -360,7 +365,7 @@ static uint32_t operand_span(enum isa_op op, int which)
 static bool operand_ok(const struct isa_program_header *h, const struct isa_inst *in, int which,
                        uint16_t o)
 {
-   uint32_t span = operand_span((enum isa_op)in->op, which);
+   uint32_t span = operand_span((enum isa_op)in->op, in->mod, which);
    uint32_t i = isa_opnd_index(o);
    switch (isa_opnd_kind(o)) {
    case ISA_OPND_VREG: return i + span <= h->vreg_count;
@@ -468,6 +473,10 @@ static bool directive(struct asm_state *st, char *line, char *err, size_t err_si
       st->header.flags |= ISA_PROG_USES_BARRIER;
       return true;
    }
+   if (n >= 1 && strcmp(name, "zero_shared") == 0) {
+      st->header.flags |= ISA_PROG_ZERO_SHARED;
+      return true;
+   }
    if (n != 2)
       return fail(err, err_size, "bad directive \"%.100s\"", line);
    if (strcmp(name, "warp") == 0) {
@@ -543,7 +552,7 @@ static void size_program(struct asm_state *st)
       const struct isa_inst *in = &st->code[pc];
       const uint16_t ops[4] = {in->dst, in->a, in->b, in->c};
       for (int k = 0; k < 4; k++) {
-         uint32_t end = isa_opnd_index(ops[k]) + operand_span((enum isa_op)in->op, k) + 3;
+         uint32_t end = isa_opnd_index(ops[k]) + operand_span((enum isa_op)in->op, in->mod, k) + 3;
          if (isa_opnd_kind(ops[k]) == ISA_OPND_VREG && end > v)
             v = end;
          if (isa_opnd_kind(ops[k]) == ISA_OPND_UREG && end > u)
@@ -659,9 +668,10 @@ char *isa_disassemble_program(const void *image, size_t size)
    char *out = malloc(cap);
    if (!out)
       return NULL;
-   used = put(out, cap, used, ".warp %u\n.vregs %u\n.uregs %u\n.stack %u\n%s", h->warp_width,
+   used = put(out, cap, used, ".warp %u\n.vregs %u\n.uregs %u\n.stack %u\n%s%s", h->warp_width,
               h->vreg_count, h->ureg_count, h->stack_depth,
-              (h->flags & ISA_PROG_USES_BARRIER) ? ".barrier\n" : "");
+              (h->flags & ISA_PROG_USES_BARRIER) ? ".barrier\n" : "",
+              (h->flags & ISA_PROG_ZERO_SHARED) ? ".zero_shared\n" : "");
    const struct isa_inst *code = (const struct isa_inst *)(h + 1);
    const struct isa_line *lines = (const struct isa_line *)(code + h->inst_count);
    uint32_t next_line = 0;

@@ -118,6 +118,12 @@ struct isa_inst {
    X(ICMP64, ALU64, 2)   /* dst (32-bit) = a <mod> b */                          \
    X(SEXT64, ALU64, 1) X(ZEXT64, ALU64, 1)   /* 32-bit a -> pair dst */         \
    X(MOV64, ALU64, 1)                                                           \
+   X(IDIV64_S, ALU64, 2) X(IDIV64_U, ALU64, 2)   /* x/0 as the 32-bit forms */   \
+   X(IREM64_S, ALU64, 2) X(IREM64_U, ALU64, 2) X(IMOD64_S, ALU64, 2)            \
+   X(IMIN64_S, ALU64, 2) X(IMIN64_U, ALU64, 2) X(IMAX64_S, ALU64, 2) X(IMAX64_U, ALU64, 2) \
+   X(IMULHI64_S, ALU64, 2) X(IMULHI64_U, ALU64, 2)                              \
+   X(I2F64_S, ALU64, 1) X(I2F64_U, ALU64, 1)   /* pair a -> 32-bit float dst */ \
+   X(F2I64_S, ALU64, 1) X(F2I64_U, ALU64, 1)   /* float a -> pair dst, saturating; NaN -> 0 */ \
    /* warp and workgroup state */                                               \
    X(S2R, SPECIAL, 0)    /* dst = built-in value, mod: enum isa_sreg */         \
    /* memory: mod = enum isa_mem (width, flags); imm = byte offset */          \
@@ -232,6 +238,8 @@ enum isa_reduce {
    ISA_RED_COUNT
 };
 #define ISA_SCAN_EXCLUSIVE 0x100u
+/* REDUCE and SCAN on 64-bit register pairs (integer operations only). */
+#define ISA_SUBGROUP_64 0x200u
 
 /* ---- Programs ---------------------------------------------------------------- */
 
@@ -249,6 +257,7 @@ struct isa_program_header {
 };
 
 #define ISA_PROG_USES_BARRIER 0x1u
+#define ISA_PROG_ZERO_SHARED 0x2u    /* shared memory starts zeroed in each CTA */
 
 /* A line table entry: from instruction `pc` on, the source line is `line`. */
 struct isa_line {

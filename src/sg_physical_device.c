@@ -42,6 +42,11 @@ static void init_features(struct sg_core_features *f)
     * as long as the launch that reads them has not run. */
    f->v10.robustBufferAccess = VK_TRUE;
    f->v10.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
+   /* 64-bit integers live in register pairs; every operation has an ISA
+    * instruction or a short sequence, atomics included. */
+   f->v10.shaderInt64 = VK_TRUE;
+   f->v12.shaderBufferInt64Atomics = VK_TRUE;
+   f->v12.shaderSharedInt64Atomics = VK_TRUE;
    f->v10.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
    f->v12.shaderUniformBufferArrayNonUniformIndexing = VK_TRUE;
    f->v12.shaderStorageBufferArrayNonUniformIndexing = VK_TRUE;
@@ -70,6 +75,8 @@ static void init_features(struct sg_core_features *f)
    /* Programs are compiled for any warp width the execution units run. */
    f->v13.subgroupSizeControl = VK_TRUE;
    f->v13.computeFullSubgroups = VK_TRUE;
+   /* Programs with initialized workgroup variables get zeroed shared memory. */
+   f->v13.shaderZeroInitializeWorkgroupMemory = VK_TRUE;
 }
 
 /* Limits of the hardware model (hw/hw_caps.h) and of what softgpu's
