@@ -54,12 +54,13 @@ enum sc_descriptor_kind {
    SC_DESC_UNIFORM_BUFFER,
    SC_DESC_STORAGE_BUFFER_DYNAMIC,
    SC_DESC_UNIFORM_BUFFER_DYNAMIC,
+   SC_DESC_INLINE_UNIFORM_BLOCK,   /* the block's bytes are in the set, at offset */
 };
 
 struct sc_binding {
    uint32_t binding;
    enum sc_descriptor_kind kind;
-   uint32_t count;            /* array elements */
+   uint32_t count;            /* array elements (inline uniform blocks: bytes) */
    uint32_t offset;           /* byte offset of its first descriptor in the set */
    uint32_t dynamic_index;    /* dynamic kinds: first index into the dynamic offsets */
 };

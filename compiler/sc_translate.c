@@ -971,6 +971,12 @@ static void buffer_variable(struct tx *t, uint32_t var, struct ptr *p, uint32_t 
    if (t->set_va[d->set].kind != SC_REG)
       t->set_va[d->set] = root_load64(t, SC_ROOT_SETS_OFFSET + 8 * d->set);
    p->set_va = t->set_va[d->set];
+   if (b->kind == SC_DESC_INLINE_UNIFORM_BLOCK) {
+      /* the block is the set's own memory: no descriptor, no range */
+      p->base = p->set_va;
+      p->offset = sc_imm(b->offset);
+      return;
+   }
    struct tinfo ti = type_of(t, pointee);
    if (ti.kind == TK_ARRAY || ti.kind == TK_RARRAY) {
       p->desc_array = true;   /* the access chain picks the descriptor */

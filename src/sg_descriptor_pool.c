@@ -25,8 +25,13 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateDescriptorPool(VkDevice device,
    struct sg_device *dev = sg_device_from_handle(device);
    const VkAllocationCallbacks *alloc = sg_alloc_pick(pAllocator, &dev->alloc);
    uint64_t size = 0;
-   for (uint32_t i = 0; i < pCreateInfo->poolSizeCount; i++)
-      size += (uint64_t)pCreateInfo->pPoolSizes[i].descriptorCount * SG_DESCRIPTOR_SIZE;
+   for (uint32_t i = 0; i < pCreateInfo->poolSizeCount; i++) {
+      const VkDescriptorPoolSize *ps = &pCreateInfo->pPoolSizes[i];
+      /* inline uniform blocks: bytes, and each binding rounds up to 16 */
+      size += sg_descriptor_is_inline(ps->type)
+                 ? ps->descriptorCount + 15ull * pCreateInfo->maxSets
+                 : (uint64_t)ps->descriptorCount * SG_DESCRIPTOR_SIZE;
+   }
    if (size > UINT32_MAX) {
       SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateDescriptorPool: %llu bytes of descriptors is "
              "more than one pool can hold (4 GiB)", (unsigned long long)size);

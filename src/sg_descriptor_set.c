@@ -58,9 +58,31 @@ static void write_one(void *ctx, uint32_t offset, uint32_t index)
    }
 }
 
+/* Inline uniform block writes and copies are byte ranges within one
+ * binding ("dstArrayElement ... specifies the starting byte offset"). */
+static uint8_t *inline_bytes(uint8_t *host, const struct sg_descriptor_set_layout *layout,
+                             uint32_t binding, uint32_t offset, uint32_t size)
+{
+   const struct sg_set_binding *b = sg_set_layout_find(layout, binding);
+   if (!b || (uint64_t)offset + size > b->count)
+      return NULL;
+   return host + b->offset + offset;
+}
+
 void sg_descriptor_write(uint8_t *host, const struct sg_descriptor_set_layout *layout,
                          const VkWriteDescriptorSet *w)
 {
+   if (sg_descriptor_is_inline(w->descriptorType)) {
+      for (const VkBaseInStructure *s = w->pNext; s; s = s->pNext) {
+         if (s->sType != VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK)
+            continue;
+         const VkWriteDescriptorSetInlineUniformBlock *iub = (const void *)s;
+         uint8_t *dst = inline_bytes(host, layout, w->dstBinding, w->dstArrayElement, iub->dataSize);
+         if (dst)
+            memcpy(dst, iub->pData, iub->dataSize);
+      }
+      return;
+   }
    if (!sg_descriptor_is_buffer(w->descriptorType)) {
       SG_LOG(SG_LOG_WARN, SG_AREA_API, "descriptor write of type %d ignored: softgpu's shaders "
              "use buffer descriptors only", (int)w->descriptorType);
@@ -98,6 +120,16 @@ static void copy_set(const VkCopyDescriptorSet *cp)
    struct sg_descriptor_set *dst = sg_descriptor_set_from_handle(cp->dstSet);
    if (!src->host || !dst->host)
       return;
+   const struct sg_set_binding *sb = sg_set_layout_find(src->layout, cp->srcBinding);
+   if (sb && sg_descriptor_is_inline(sb->type)) {
+      const uint8_t *from = inline_bytes(src->host, src->layout, cp->srcBinding,
+                                         cp->srcArrayElement, cp->descriptorCount);
+      uint8_t *to = inline_bytes(dst->host, dst->layout, cp->dstBinding, cp->dstArrayElement,
+                                 cp->descriptorCount);
+      if (from && to)
+         memmove(to, from, cp->descriptorCount);
+      return;
+   }
    /* In pieces, so the offsets fit on the stack. */
    uint32_t offsets[256];
    for (uint32_t done = 0; done < cp->descriptorCount; done += 256) {

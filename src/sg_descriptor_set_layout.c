@@ -44,7 +44,7 @@ uint32_t sg_set_layout_index(const struct sg_descriptor_set_layout *l, uint32_t 
  * uses them. */
 static void note_unsupported(VkDescriptorType type)
 {
-   if (!sg_descriptor_is_buffer(type))
+   if (!sg_descriptor_is_buffer(type) && !sg_descriptor_is_inline(type))
       SG_LOG(SG_LOG_WARN, SG_AREA_API,
              "descriptor type %d in a set layout: softgpu's shaders use buffer descriptors only; "
              "a pipeline that uses this binding will fail to compile", (int)type);
@@ -67,7 +67,7 @@ static bool lay_out(struct sg_descriptor_set_layout *l, const VkDescriptorSetLay
    for (uint32_t i = 0; i < l->binding_count; i++) {
       struct sg_set_binding *b = &l->bindings[i];
       b->offset = (uint32_t)offset;
-      offset += (uint64_t)b->count * SG_DESCRIPTOR_SIZE;
+      offset += sg_binding_bytes(b->type, b->count);
       if (sg_descriptor_is_dynamic(b->type)) {
          b->dynamic_index = l->dynamic_count;
          l->dynamic_count += b->count;
@@ -143,6 +143,7 @@ VKAPI_ATTR void VKAPI_CALL sg_GetDescriptorSetLayoutSupport(
    (void)device;
    uint64_t total = 0;
    for (uint32_t i = 0; i < pCreateInfo->bindingCount; i++)
-      total += (uint64_t)pCreateInfo->pBindings[i].descriptorCount * SG_DESCRIPTOR_SIZE;
+      total += sg_binding_bytes(pCreateInfo->pBindings[i].descriptorType,
+                                pCreateInfo->pBindings[i].descriptorCount);
    pSupport->supported = total <= UINT32_MAX;
 }

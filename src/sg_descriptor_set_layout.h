@@ -4,7 +4,8 @@
 #include "sg_object.h"
 
 /* Every descriptor is 16 bytes in GPU memory: buffers are {u64 VA, u64
- * range} (compiler/sc_compiler.h); other types keep the slot unused. */
+ * range} (compiler/sc_compiler.h); other types keep the slot unused. An
+ * inline uniform block's bytes are in the set, 16-byte aligned. */
 #define SG_DESCRIPTOR_SIZE 16u
 
 struct sg_set_binding {
@@ -37,6 +38,20 @@ static inline bool sg_descriptor_is_dynamic(VkDescriptorType t)
 {
    return t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
           t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+}
+
+/* Inline uniform blocks keep their bytes in the set itself: descriptorCount
+ * and array elements count bytes. */
+static inline bool sg_descriptor_is_inline(VkDescriptorType t)
+{
+   return t == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK;
+}
+
+/* Bytes a binding takes in a set. */
+static inline uint64_t sg_binding_bytes(VkDescriptorType t, uint32_t count)
+{
+   return sg_descriptor_is_inline(t) ? ((uint64_t)count + 15) & ~UINT64_C(15)
+                                     : (uint64_t)count * SG_DESCRIPTOR_SIZE;
 }
 
 static inline bool sg_descriptor_is_buffer(VkDescriptorType t)

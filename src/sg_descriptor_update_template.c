@@ -69,6 +69,14 @@ void sg_template_apply(const struct sg_descriptor_update_template *t,
 {
    for (uint32_t i = 0; i < t->entry_count; i++) {
       const VkDescriptorUpdateTemplateEntry *e = &t->entries[i];
+      if (sg_descriptor_is_inline(e->descriptorType)) {
+         /* the bytes are at offset in data; count is their size */
+         const struct sg_set_binding *b = sg_set_layout_find(layout, e->dstBinding);
+         if (b && (uint64_t)e->dstArrayElement + e->descriptorCount <= b->count)
+            memcpy(host + b->offset + e->dstArrayElement, (const uint8_t *)data + e->offset,
+                   e->descriptorCount);
+         continue;
+      }
       if (!sg_descriptor_is_buffer(e->descriptorType)) {
          SG_LOG(SG_LOG_WARN, SG_AREA_API, "descriptor template entry of type %d ignored: "
                 "softgpu's shaders use buffer descriptors only", (int)e->descriptorType);

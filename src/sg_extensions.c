@@ -19,6 +19,7 @@ const uint32_t sg_instance_extension_count =
 
 const struct sg_extension sg_device_extensions[] = {
    {SG_EXT_EXT_host_query_reset, VK_EXT_HOST_QUERY_RESET_SPEC_VERSION},
+   {SG_EXT_EXT_inline_uniform_block, VK_EXT_INLINE_UNIFORM_BLOCK_SPEC_VERSION},
    {SG_EXT_EXT_pipeline_creation_cache_control, VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_SPEC_VERSION},
    {SG_EXT_EXT_pipeline_creation_feedback, VK_EXT_PIPELINE_CREATION_FEEDBACK_SPEC_VERSION},
    {SG_EXT_EXT_private_data, VK_EXT_PRIVATE_DATA_SPEC_VERSION},
@@ -28,6 +29,7 @@ const struct sg_extension sg_device_extensions[] = {
    {SG_EXT_KHR_buffer_device_address, VK_KHR_BUFFER_DEVICE_ADDRESS_SPEC_VERSION},
    {SG_EXT_KHR_descriptor_update_template, VK_KHR_DESCRIPTOR_UPDATE_TEMPLATE_SPEC_VERSION},
    {SG_EXT_KHR_driver_properties, VK_KHR_DRIVER_PROPERTIES_SPEC_VERSION},
+   {SG_EXT_KHR_maintenance4, VK_KHR_MAINTENANCE_4_SPEC_VERSION},
    {SG_EXT_KHR_push_descriptor, VK_KHR_PUSH_DESCRIPTOR_SPEC_VERSION},
    {SG_EXT_KHR_shader_non_semantic_info, VK_KHR_SHADER_NON_SEMANTIC_INFO_SPEC_VERSION},
    {SG_EXT_KHR_storage_buffer_storage_class, VK_KHR_STORAGE_BUFFER_STORAGE_CLASS_SPEC_VERSION},

@@ -77,6 +77,14 @@ static void init_features(struct sg_core_features *f)
    f->v13.computeFullSubgroups = VK_TRUE;
    /* Programs with initialized workgroup variables get zeroed shared memory. */
    f->v13.shaderZeroInitializeWorkgroupMemory = VK_TRUE;
+   /* Inline uniform blocks are bytes in the set's memory, read like a
+    * uniform buffer at the set's address. */
+   f->v13.inlineUniformBlock = VK_TRUE;
+   f->v13.descriptorBindingInlineUniformBlockUpdateAfterBind = VK_TRUE;
+   /* Pipeline layouts are copied into what uses them; LocalSizeId is
+    * compiled; buffer requirements need no buffer; softgpu has no images,
+    * so the image parts have nothing to apply to. */
+   f->v13.maintenance4 = VK_TRUE;
 }
 
 /* Limits of the hardware model (hw/hw_caps.h) and of what softgpu's
@@ -197,6 +205,14 @@ static void init_properties(struct sg_core_properties *p, const struct hw_caps *
    v13->maxSubgroupSize = HW_WARP_WIDTH_MAX;
    v13->maxComputeWorkgroupSubgroups = HW_MAX_CTA_INVOCATIONS / HW_WARP_WIDTH_MIN;
    v13->requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
+   /* Inline uniform blocks live in set memory: the limits are about
+    * reasonable set sizes, not hardware. */
+   v13->maxInlineUniformBlockSize = 65536;
+   v13->maxPerStageDescriptorInlineUniformBlocks = 64;
+   v13->maxPerStageDescriptorUpdateAfterBindInlineUniformBlocks = 64;
+   v13->maxDescriptorSetInlineUniformBlocks = 64;
+   v13->maxDescriptorSetUpdateAfterBindInlineUniformBlocks = 64;
+   v13->maxInlineUniformTotalSize = 1u << 20;
    v13->storageTexelBufferOffsetAlignmentBytes = 16;
    v13->uniformTexelBufferOffsetAlignmentBytes = 16;
    v13->maxBufferSize = caps->memory_bytes;

@@ -185,6 +185,7 @@ static struct sc_set_layout *sc_layout_of(const struct sg_pipeline_layout *l, st
          case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: kind = SC_DESC_UNIFORM_BUFFER; break;
          case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: kind = SC_DESC_STORAGE_BUFFER_DYNAMIC; break;
          case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC: kind = SC_DESC_UNIFORM_BUFFER_DYNAMIC; break;
+         case VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK: kind = SC_DESC_INLINE_UNIFORM_BLOCK; break;
          default: continue;   /* not a buffer: a shader using it fails to compile */
          }
          b[k++] = (struct sc_binding){sb->binding, kind, sb->count, sb->offset,
