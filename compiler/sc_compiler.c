@@ -80,6 +80,11 @@ bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_option
    if (!needs_optimizer)
       optimized = sc_specialize(words, word_count, opts->spec, opts->spec_count, &needs_optimizer, &e);
    if (needs_optimizer) {
+      /* The SPIRV-Tools optimizer trusts its input and can crash on invalid
+       * SPIR-V: it only ever sees validated modules, whatever
+       * opts->validate says (the translator bounds-checks everything). */
+      if (!opts->validate)
+         sc_validate(words, word_count, &e);
       char why[512];
       optimized = sc_optimize(words, word_count, opts->spec, opts->spec_count, opts->optimize,
                               &count, why, sizeof(why));

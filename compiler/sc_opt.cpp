@@ -20,6 +20,9 @@ void register_passes(spvtools::Optimizer &opt, bool optimize)
 {
    opt.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass());
    opt.RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
+   // The inliner leaves functions with early returns alone unless their
+   // returns are merged first.
+   opt.RegisterPass(spvtools::CreateMergeReturnPass());
    opt.RegisterPass(spvtools::CreateInlineExhaustivePass());
    opt.RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
    if (optimize) {

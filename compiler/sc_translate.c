@@ -84,7 +84,6 @@ struct block {
    uint32_t merge;              /* word offset of OpSelectionMerge/OpLoopMerge, or 0 */
    uint32_t term;               /* word offset of the terminator */
    uint32_t first_inst;         /* first instruction after the phis */
-   int32_t loop;                /* innermost loop (header block index) containing it, or -1 */
 };
 
 /* Open constructs during lowering, innermost last. */
@@ -411,9 +410,17 @@ static struct sc_opnd part_of(struct sc_opnd o, uint32_t part)
 
 /* ---- values ---------------------------------------------------------------------- */
 
+/* The value slot of an id, which must be defined (malformed input names
+ * any id at all). */
+static struct val *val_at(struct tx *t, uint32_t id)
+{
+   (void)idp(t, id);
+   return &t->vals[id];
+}
+
 static struct val *val_new(struct tx *t, uint32_t id, uint32_t n)
 {
-   struct val *v = &t->vals[id];
+   struct val *v = val_at(t, id);
    free(v->comp);
    v->kind = VAL_REGS;
    v->n = (uint16_t)n;
@@ -499,7 +506,7 @@ static struct sc_opnd *get(struct tx *t, uint32_t id, uint32_t *n, bool *owned)
       *owned = true;
       return c;
    }
-   struct val *v = &t->vals[id];
+   struct val *v = val_at(t, id);
    if (v->kind != VAL_REGS)
       FAIL("value %u (opcode %u) is used before it is defined, or is not a value", id, d->opcode);
    *n = v->n;
@@ -534,7 +541,7 @@ static bool const_u32(const struct tx *t, uint32_t id, uint32_t *value)
 
 static bool id_divergent(const struct tx *t, uint32_t id)
 {
-   return t->divergent[id] != 0;
+   return id < t->m->bound && t->divergent[id] != 0;
 }
 
 /* Fresh registers for the components of result id. */
@@ -637,7 +644,7 @@ static uint32_t scalar_bytes(const struct tx *t, uint32_t type)
 
 static struct ptr *ptr_new(struct tx *t, uint32_t id)
 {
-   struct val *v = &t->vals[id];
+   struct val *v = val_at(t, id);
    free(v->ptr);
    v->kind = VAL_PTR;
    v->ptr = calloc(1, sizeof(*v->ptr));
@@ -1301,7 +1308,7 @@ static struct sc_opnd builtin_component(struct tx *t, uint32_t builtin, uint32_t
  * address held in a register. */
 static struct ptr pointer_of(struct tx *t, uint32_t id)
 {
-   struct val *v = &t->vals[id];
+   struct val *v = val_at(t, id);
    if (v->kind == VAL_PTR)
       return *v->ptr;
    const struct sc_id *d = idp(t, id);
@@ -2969,7 +2976,7 @@ static void instruction(struct tx *t, uint32_t at)
    case SpvOpArrayLength: op_array_length(t, at); return;
    case SpvOpCopyObject:
    case SpvOpCopyLogical: {
-      if (t->vals[arg(t, at, 3)].kind == VAL_PTR) {
+      if (val_at(t, arg(t, at, 3))->kind == VAL_PTR) {
          struct ptr p = pointer_of(t, arg(t, at, 3));
          *ptr_new(t, arg(t, at, 2)) = p;
          return;
@@ -3108,7 +3115,7 @@ static void instruction(struct tx *t, uint32_t at)
    case SpvOpConvertPtrToU: {
       uint32_t src = arg(t, at, 3);
       struct sc_opnd a;
-      if (t->vals[src].kind == VAL_PTR) {
+      if (val_at(t, src)->kind == VAL_PTR) {
          struct ptr p = pointer_of(t, src);
          uint32_t imm;
          a = buffer_address(t, &p, 0, &imm);
@@ -3196,7 +3203,7 @@ static void find_blocks(struct tx *t)
       if (op == SpvOpLabel) {
          t->blocks = grow_array(t->blocks, &cap, t->block_count + 1, sizeof(*t->blocks), t->e);
          cur = &t->blocks[t->block_count];
-         *cur = (struct block){.label = arg(t, at, 1), .start = at, .loop = -1};
+         *cur = (struct block){.label = arg(t, at, 1), .start = at};
          t->block_of[cur->label] = (int32_t)t->block_count++;
       } else if (!cur) {
          continue;
@@ -3230,7 +3237,7 @@ static struct block *block_of(struct tx *t, uint32_t label)
  * copies into them before the header is lowered). */
 static struct val *phi_value(struct tx *t, uint32_t id, uint32_t type)
 {
-   if (t->vals[id].kind == VAL_REGS)
+   if (val_at(t, id)->kind == VAL_REGS)
       return &t->vals[id];
    return result(t, id, type);
 }
@@ -3499,13 +3506,27 @@ static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
       }
       if (target == deflt)
          cond = alu(t, ISA_OP_OR, 0, cond, is_default, sc_none());
+      /* The header's phi copies run for the lanes the selector sends here,
+       * and not for those falling through from the case before: they
+       * already made their own edge's copies. */
+      const struct block *tb = block_of(t, target);
+      if (tb->first_inst > tb->start + sc_len(t->m, tb->start)) {
+         struct sc_opnd sent = alu(t, ISA_OP_AND, 0, cond, negate(t, ft), sc_none());
+         uint32_t copied = new_label(t);
+         open_construct(t, (struct construct){.kind = CK_SELECTION, .merge = UINT32_MAX,
+                                              .restore_label = copied});
+         emit_flow(t, ISA_OP_IF, sent, copied, 0);
+         emit_edge(t, blk->label, target);
+         place_label(t, copied);
+         emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
+         close_construct(t);
+      }
       uint32_t case_end = new_label(t);
       open_construct(t, (struct construct){.kind = CK_SELECTION, .merge = next,
                                            .restore_label = case_end, .fallthrough = ft});
       emit_flow(t, ISA_OP_IF, cond, case_end, 0);
       emit(t, ISA_OP_MOV, 0, ft, sc_imm(0), sc_none(), sc_none());
       emit(t, ISA_OP_MOV, 0, taken, sc_imm(1), sc_none(), sc_none());
-      emit_edge(t, blk->label, target);
       region(t, target, next);
       place_label(t, case_end);
       emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
@@ -3859,6 +3880,47 @@ static bool mark_blocks(struct tx *t, const uint8_t *in)
    return changed;
 }
 
+/* Other joins where lanes arrive from different paths: a switch case
+ * that a divergent selector sends some lanes to while others fall through
+ * from the case before, and a continue target reached both by the body's
+ * end and by a continue, in a loop with a divergent branch. */
+static bool divergent_join(struct tx *t, const struct block *b)
+{
+   uint32_t bi = (uint32_t)(b - t->blocks), preds = 0;
+   uint32_t succ[256];
+   for (uint32_t i = 0; i < t->block_count; i++) {
+      uint32_t n = successors(t, &t->blocks[i], succ, 256);
+      for (uint32_t k = 0; k < n; k++)
+         preds += succ[k] == bi;
+   }
+   if (preds < 2)
+      return false;
+   for (uint32_t i = 0; i < t->block_count; i++) {
+      const struct block *h = &t->blocks[i];
+      if (sc_op(t->m, h->term) == SpvOpSwitch && branch_divergent(t, h)) {
+         uint32_t n = successors(t, h, succ, 256);
+         for (uint32_t k = 0; k < n; k++) {
+            if (succ[k] == bi)
+               return true;
+         }
+      }
+      if (h->merge && sc_op(t->m, h->merge) == SpvOpLoopMerge && arg(t, h->merge, 2) == b->label &&
+          b->label != h->label) {
+         uint8_t *in = malloc(t->block_count);
+         if (!in)
+            FAIL("out of memory");
+         loop_blocks(t, i, in);
+         bool divergent = false;
+         for (uint32_t j = 0; j < t->block_count && !divergent; j++)
+            divergent = in[j] && branch_divergent(t, &t->blocks[j]);
+         free(in);
+         if (divergent)
+            return true;
+      }
+   }
+   return false;
+}
+
 /* One pass of the rules; true if anything changed. */
 static bool divergence_pass(struct tx *t, uint8_t *scratch)
 {
@@ -3881,6 +3943,8 @@ static bool divergence_pass(struct tx *t, uint8_t *scratch)
             if (h->merge && arg(t, h->merge, 1) == b->label && branch_divergent(t, h))
                d = true;
          }
+         if (b && !d)
+            d = divergent_join(t, b);
       }
       if (d) {
          t->divergent[id] = 1;
