@@ -115,6 +115,7 @@ struct tx {
    uint32_t shared_next, private_next;
    uint32_t *var_offset;        /* Workgroup/Private/Function variables: byte offset */
    uint8_t *promote;            /* per id: a variable kept in registers */
+   uint8_t *used_globals;       /* per id, during prologue(); freed by tx_free on failure */
    uint8_t *join;               /* per block: a merge block or continue target */
    uint32_t *stack;             /* per block: scratch for walks */
    struct sc_opnd **slots;      /* per promoted variable: one register per scalar */
@@ -1115,6 +1116,7 @@ static void promoted_variable(struct tx *t, uint32_t var, struct ptr *p, uint32_
    struct sc_opnd *slots = calloc(n ? n : 1, sizeof(*slots));
    if (!slots)
       FAIL("out of memory");
+   free(t->slots[var]);   /* unvalidated input may define the variable twice */
    t->slots[var] = slots;
    for (uint32_t i = 0; i < n; i++) {
       struct tinfo s = scalar_at(t, p->pointee, i);
@@ -4015,7 +4017,7 @@ static void prologue(struct tx *t)
    t->root = sc_reg(new_reg(t, 2, true));
    emit(t, ISA_OP_S2R, ISA_SR_ROOT_LO, part_of(t->root, 0), sc_none(), sc_none(), sc_none());
    emit(t, ISA_OP_S2R, ISA_SR_ROOT_HI, part_of(t->root, 1), sc_none(), sc_none(), sc_none());
-   uint8_t *used = calloc(m->bound, 1);
+   uint8_t *used = t->used_globals = calloc(m->bound, 1);
    if (!used)
       FAIL("out of memory");
    for (uint32_t at = m->function_start; at < m->function_end; at += sc_len(m, at)) {
@@ -4039,9 +4041,10 @@ static void prologue(struct tx *t)
    }
    for (uint32_t id = 1; id < m->bound; id++) {
       if (used[id])
-         variable(t, id);
+         variable(t, id);   /* may fail (longjmp): tx_free frees used */
    }
    free(used);
+   t->used_globals = NULL;
 }
 
 static void tx_free(struct tx *t)
@@ -4057,6 +4060,7 @@ static void tx_free(struct tx *t)
    free(t->blocks);
    free(t->block_of);
    free(t->promote);
+   free(t->used_globals);
    free(t->slots);
    free(t->join);
    free(t->stack);

@@ -312,9 +312,20 @@ static bool release_barrier(struct hw_launch *l, struct hw_cta *cta)
    return true;
 }
 
+/* The watchdog measures how long a launch has been running, not how long it
+ * waited behind earlier launches: start_ns is set by whoever takes its first
+ * CTAs (mark_started), before running any of them. */
 static bool watchdog_expired(struct hw_launch *l)
 {
-   return hw_now_ns() - l->start_ns > l->ch->gpu->watchdog_ns;
+   return hw_now_ns() - atomic_load_explicit(&l->start_ns, memory_order_relaxed) >
+          l->ch->gpu->watchdog_ns;
+}
+
+static void mark_started(struct hw_launch *l)
+{
+   uint64_t zero = 0;
+   if (atomic_load_explicit(&l->start_ns, memory_order_relaxed) == 0)
+      atomic_compare_exchange_strong(&l->start_ns, &zero, hw_now_ns());
 }
 
 /* Runs one CTA to completion. False if it faulted (the GPU is then lost). */
@@ -409,12 +420,17 @@ static void work_on(struct hw_eu_context *c, struct hw_launch *l, uint64_t batch
       if (first >= l->total)
          return;
       uint64_t last = first + batch < l->total ? first + batch : l->total;
+      mark_started(l);
       for (uint64_t i = first; i < last; i++) {
          if (hw_gpu_is_lost(gpu) || !run_cta(c, l, i)) {
-            /* Nothing more of it runs: count every CTA as done. */
+            /* Nothing more of it runs. This worker accounts for its whole
+             * batch and for the CTAs nobody has taken yet; workers running
+             * batches taken earlier account for theirs, so the last one to
+             * finish completes the launch. */
             uint64_t taken = atomic_exchange(&l->next, l->total);
-            uint64_t skipped = (taken > l->total ? l->total : taken) - i;
-            if (atomic_fetch_add(&l->done, skipped) + skipped == l->total)
+            uint64_t untaken = l->total - (taken > l->total ? l->total : taken);
+            uint64_t count = (last - first) + untaken;
+            if (atomic_fetch_add(&l->done, count) + count == l->total)
                complete(gpu, l);
             return;
          }
@@ -563,7 +579,7 @@ bool hw_eu_launch(struct hw_channel *ch, uint64_t desc_va, bool indirect, uint64
       return false;
    }
    *l = (struct hw_launch){
-      .ch = ch, .prog = prog, .desc_va = desc_va, .total = total, .start_ns = hw_now_ns(),
+      .ch = ch, .prog = prog, .desc_va = desc_va, .total = total,
       .number = atomic_fetch_add(&gpu->eu.launch_count, 1) + 1,
       .params = {.grid = {d.grid[0], d.grid[1], d.grid[2]},
                  .base = {d.base[0], d.base[1], d.base[2]},
@@ -574,8 +590,11 @@ bool hw_eu_launch(struct hw_channel *ch, uint64_t desc_va, bool indirect, uint64
    uint64_t invocations = total * d.size[0] * d.size[1] * d.size[2];
    atomic_fetch_add_explicit(&ch->launches_pending, 1, memory_order_relaxed);
    if (invocations <= HW_INLINE_MAX_INVOCATIONS || gpu->eu.worker_count == 0) {
-      /* Cheaper than a hand-off; the watchdog still applies. */
+      /* Cheaper than a hand-off; the watchdog still applies. complete() drops the list's
+       * reference while work_on still reads l, so hold one of our own across it. */
+      atomic_fetch_add(&l->refs, 1);
       work_on(&gpu->eu.cp_ctx, l, total);
+      launch_unref(l);
       return !hw_gpu_is_lost(gpu);
    }
    post(gpu, l);

@@ -127,7 +127,7 @@ struct hw_launch {
    uint64_t total;               /* CTAs */
    _Atomic uint64_t next;        /* the next CTA to hand out */
    _Atomic uint64_t done;        /* CTAs finished */
-   uint64_t start_ns;            /* for the watchdog */
+   _Atomic uint64_t start_ns;    /* when its first CTA ran (0: not yet), for the watchdog */
    _Atomic uint32_t refs;
    struct hw_launch *next_launch;
 };

@@ -149,6 +149,28 @@ static inline void src64(const struct hw_warp *wp, const struct isa_inst *in, ui
    }
 }
 
+/* A 64-bit operand's uniform value (a vector pair gives its first active lane). */
+static inline uint64_t scalar64(const struct hw_warp *wp, const struct isa_inst *in, uint16_t o)
+{
+   uint32_t i = isa_opnd_index(o);
+   switch (isa_opnd_kind(o)) {
+   case ISA_OPND_VREG: {
+      uint32_t l = wp->exec ? first_lane(wp->exec) : 0;
+      return wp->v[i * W + l] | ((uint64_t)wp->v[(i + 1) * W + l] << 32);
+   }
+   case ISA_OPND_UREG: return wp->u[i] | ((uint64_t)wp->u[i + 1] << 32);
+   case ISA_OPND_IMM: return (uint64_t)(int64_t)(int32_t)in->imm;   /* sign-extended */
+   default: return 0;
+   }
+}
+
+static inline void write_u64(struct hw_warp *wp, uint16_t o, uint64_t x)
+{
+   uint32_t i = isa_opnd_index(o);
+   wp->u[i] = (uint32_t)x;
+   wp->u[i + 1] = (uint32_t)(x >> 32);
+}
+
 static inline void write64(struct hw_warp *wp, uint16_t o, const uint64_t *r)
 {
    uint32_t lo[W], hi[W];
@@ -505,6 +527,43 @@ static inline uint64_t lane_addr64(const struct hw_warp *wp, const struct isa_in
    return base + (uint64_t)(int64_t)(int32_t)in->imm;
 }
 
+/* One check for a whole warp's global access: when the address operand is a
+ * vector register pair, every active lane's address is 4-aligned and all lie
+ * in a span of at most SPAN_MAX bytes of live pages, fills addr[] (every
+ * lane's address) and returns the host base, so each lane's pointer is
+ * base + addr[l]. Otherwise NULL: the caller checks lane by lane, which
+ * also names the lane that faults. Coalesced accesses, the common case,
+ * pay one page walk per warp instead of one per lane. */
+#define SPAN_MAX (64u * HW_PAGE_SIZE)
+static inline uint8_t *warp_span(const struct hw_cta *cta, const struct hw_warp *wp,
+                                 const struct isa_inst *in, uint32_t bytes, uint64_t *addr)
+{
+   if (isa_opnd_kind(in->a) != ISA_OPND_VREG || !wp->exec)
+      return NULL;
+   const uint32_t *lo = &wp->v[isa_opnd_index(in->a) * W];
+   const uint32_t *hi = lo + W;
+   uint64_t off = (uint64_t)(int64_t)(int32_t)in->imm;
+   LANES addr[l] = (lo[l] | ((uint64_t)hi[l] << 32)) + off;
+   uint64_t mn = UINT64_MAX, mx = 0, bits = 0;
+   if (wp->exec == FULL) {
+      LANES {
+         mn = addr[l] < mn ? addr[l] : mn;
+         mx = addr[l] > mx ? addr[l] : mx;
+         bits |= addr[l];
+      }
+   } else {
+      for (uint64_t m = wp->exec; m; m &= m - 1) {
+         uint64_t a = addr[first_lane(m)];
+         mn = a < mn ? a : mn;
+         mx = a > mx ? a : mx;
+         bits |= a;
+      }
+   }
+   if ((bits & 3) || mx - mn > SPAN_MAX || !hw_mem_check(cta->mem, mn, mx - mn + bytes))
+      return NULL;
+   return cta->mem->base;
+}
+
 static inline uint32_t lane_addr32(const struct hw_warp *wp, const struct isa_inst *in,
                                    uint32_t l)
 {
@@ -704,8 +763,17 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
       GOTO(target);                                                             \
    } while (0)
 
+/* A uniform destination takes the first active lane's result (see write()),
+ * so it is computed once, from the operands' scalar values, not W times. */
 #define ALU1(NAME, EXPR)                                                        \
    L_##NAME : {                                                                 \
+      if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                            \
+         if (wp->exec) {                                                        \
+            uint32_t a = scalar(wp, IN, IN->a);                                 \
+            wp->u[isa_opnd_index(IN->dst)] = (EXPR);                            \
+         }                                                                      \
+         NEXT;                                                                  \
+      }                                                                         \
       uint32_t ta[W], r[W];                                                     \
       const uint32_t *A = src(wp, IN, IN->a, ta);                               \
       LANES {                                                                   \
@@ -717,6 +785,13 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
    }
 #define ALU2(NAME, EXPR)                                                        \
    L_##NAME : {                                                                 \
+      if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                            \
+         if (wp->exec) {                                                        \
+            uint32_t a = scalar(wp, IN, IN->a), b = scalar(wp, IN, IN->b);      \
+            wp->u[isa_opnd_index(IN->dst)] = (EXPR);                            \
+         }                                                                      \
+         NEXT;                                                                  \
+      }                                                                         \
       uint32_t ta[W], tb[W], r[W];                                              \
       const uint32_t *A = src(wp, IN, IN->a, ta), *B = src(wp, IN, IN->b, tb);  \
       LANES {                                                                   \
@@ -728,6 +803,14 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
    }
 #define ALU3(NAME, EXPR)                                                        \
    L_##NAME : {                                                                 \
+      if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                            \
+         if (wp->exec) {                                                        \
+            uint32_t a = scalar(wp, IN, IN->a), b = scalar(wp, IN, IN->b);      \
+            uint32_t c = scalar(wp, IN, IN->c);                                 \
+            wp->u[isa_opnd_index(IN->dst)] = (EXPR);                            \
+         }                                                                      \
+         NEXT;                                                                  \
+      }                                                                         \
       uint32_t ta[W], tb[W], tc[W], r[W];                                       \
       const uint32_t *A = src(wp, IN, IN->a, ta), *B = src(wp, IN, IN->b, tb);  \
       const uint32_t *C = src(wp, IN, IN->c, tc);                               \
@@ -740,6 +823,13 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
    }
 #define ALU64(NAME, EXPR)                                                       \
    L_##NAME : {                                                                 \
+      if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                            \
+         if (wp->exec) {                                                        \
+            uint64_t a = scalar64(wp, IN, IN->a), b = scalar64(wp, IN, IN->b);  \
+            write_u64(wp, IN->dst, (EXPR));                                     \
+         }                                                                      \
+         NEXT;                                                                  \
+      }                                                                         \
       uint64_t A[W], B[W], r[W];                                                \
       src64(wp, IN, IN->a, A);                                                  \
       src64(wp, IN, IN->b, B);                                                  \
@@ -753,6 +843,14 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
 /* 64-bit shifts take a 32-bit count in b. */
 #define SHIFT64(NAME, EXPR)                                                     \
    L_##NAME : {                                                                 \
+      if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                            \
+         if (wp->exec) {                                                        \
+            uint64_t a = scalar64(wp, IN, IN->a);                               \
+            uint32_t b = scalar(wp, IN, IN->b) & 63;                            \
+            write_u64(wp, IN->dst, (EXPR));                                     \
+         }                                                                      \
+         NEXT;                                                                  \
+      }                                                                         \
       uint64_t A[W], r[W];                                                      \
       uint32_t tb[W];                                                           \
       src64(wp, IN, IN->a, A);                                                  \
@@ -974,10 +1072,25 @@ L_LDG: {
             wp->u[i + k] = atomic_load_explicit((atomic_u32 *)(p + k), memory_order_relaxed);
          NEXT;
       }
+      uint64_t addrs[W];
+      uint8_t *base = warp_span(cta, wp, IN, 4 * n, addrs);
+      if (base && n == 1) {
+         uint32_t *d = &wp->v[i * W];
+         if (wp->exec == FULL) {
+            LANES d[l] = atomic_load_explicit((atomic_u32 *)(base + addrs[l]),
+                                              memory_order_relaxed);
+            NEXT;
+         }
+         for (uint64_t m = wp->exec; m; m &= m - 1) {
+            uint32_t l = first_lane(m);
+            d[l] = atomic_load_explicit((atomic_u32 *)(base + addrs[l]), memory_order_relaxed);
+         }
+         NEXT;
+      }
       for (uint64_t m = wp->exec; m; m &= m - 1) {
          uint32_t l = first_lane(m);
-         uint64_t addr = lane_addr64(wp, IN, l);
-         uint32_t *p = global_ptr(cta, addr, 4 * n);
+         uint64_t addr = base ? addrs[l] : lane_addr64(wp, IN, l);
+         uint32_t *p = base ? (uint32_t *)(base + addr) : global_ptr(cta, addr, 4 * n);
          if (!p)
             return fault(cta, wp, PC, (int)l, "global load of %u bytes at 0x%llx: %s", 4 * n,
                          (unsigned long long)addr, addr & 3 ? "misaligned" : "invalid address");
@@ -991,10 +1104,25 @@ L_STG: {
       uint32_t n = ISA_MEM_WIDTH(IN->mod);
       uint32_t i = isa_opnd_index(IN->b);
       bool uniform = isa_opnd_kind(IN->b) == ISA_OPND_UREG;
+      uint64_t addrs[W];
+      uint8_t *base = warp_span(cta, wp, IN, 4 * n, addrs);
+      if (base && n == 1 && !uniform) {
+         const uint32_t *v = &wp->v[i * W];
+         if (wp->exec == FULL) {   /* lane order, as the ISA says */
+            LANES atomic_store_explicit((atomic_u32 *)(base + addrs[l]), v[l],
+                                        memory_order_relaxed);
+            NEXT;
+         }
+         for (uint64_t m = wp->exec; m; m &= m - 1) {
+            uint32_t l = first_lane(m);
+            atomic_store_explicit((atomic_u32 *)(base + addrs[l]), v[l], memory_order_relaxed);
+         }
+         NEXT;
+      }
       for (uint64_t m = wp->exec; m; m &= m - 1) {
          uint32_t l = first_lane(m);
-         uint64_t addr = lane_addr64(wp, IN, l);
-         uint32_t *p = global_ptr(cta, addr, 4 * n);
+         uint64_t addr = base ? addrs[l] : lane_addr64(wp, IN, l);
+         uint32_t *p = base ? (uint32_t *)(base + addr) : global_ptr(cta, addr, 4 * n);
          if (!p)
             return fault(cta, wp, PC, (int)l, "global store of %u bytes at 0x%llx: %s", 4 * n,
                          (unsigned long long)addr, addr & 3 ? "misaligned" : "invalid address");

@@ -86,6 +86,20 @@ static size_t put(char *buf, size_t size, size_t used, const char *fmt, ...)
    return n < 0 ? used : (used + (size_t)n < size ? used + (size_t)n : size - 1);
 }
 
+/* The named flag bits of an instruction's modifier (0: none). ISA_ATOM_64
+ * and ISA_SCAN_EXCLUSIVE share a bit, so the op decides which it means. */
+static uint32_t op_flag_excl(enum isa_op op)
+{
+   return op == ISA_OP_SCAN ? ISA_SCAN_EXCLUSIVE : 0;
+}
+
+static uint32_t op_flag_64(enum isa_op op)
+{
+   if (op == ISA_OP_ATOMG || op == ISA_OP_ATOMS || op == ISA_OP_CASG || op == ISA_OP_CASS)
+      return ISA_ATOM_64;
+   return op == ISA_OP_REDUCE || op == ISA_OP_SCAN ? ISA_SUBGROUP_64 : 0;
+}
+
 /* The modifier as ".name" suffixes; unnamed values as ".modN". */
 static size_t put_mod(char *buf, size_t size, size_t used, const struct isa_inst *in)
 {
@@ -102,18 +116,21 @@ static size_t put_mod(char *buf, size_t size, size_t used, const struct isa_inst
          mod &= ~ISA_MEM_UNIFORM_ADDR;
       }
    } else {
-      uint32_t flag_mask = (op == ISA_OP_SCAN) ? ISA_SCAN_EXCLUSIVE
-                           : (op == ISA_OP_ATOMG || op == ISA_OP_ATOMS || op == ISA_OP_CASG ||
-                              op == ISA_OP_CASS) ? ISA_ATOM_64 : 0;
+      uint32_t excl = op_flag_excl(op), wide = op_flag_64(op);
+      uint32_t flag_mask = excl | wide;
       struct mod_names mn = mod_names_of(op);
       uint32_t value = mod & ~flag_mask & 0xffu;
       if (mn.names && value < mn.count && (mod & ~flag_mask) == value) {
          used = put(buf, size, used, ".%s", mn.names[value]);
          mod &= flag_mask;
       }
-      if (mod & flag_mask) {
-         used = put(buf, size, used, flag_mask == ISA_SCAN_EXCLUSIVE ? ".excl" : ".64");
-         mod &= ~flag_mask;
+      if (mod & excl) {
+         used = put(buf, size, used, ".excl");
+         mod &= ~excl;
+      }
+      if (mod & wide) {
+         used = put(buf, size, used, ".64");
+         mod &= ~wide;
       }
    }
    if (mod)
@@ -245,13 +262,12 @@ static bool parse_mod_token(enum isa_op op, const char *t, uint16_t *mod)
       if (strcasecmp(t, "uaddr") == 0) { *mod |= ISA_MEM_UNIFORM_ADDR; return true; }
       return false;
    }
-   if (strcasecmp(t, "excl") == 0 && op == ISA_OP_SCAN) {
-      *mod |= ISA_SCAN_EXCLUSIVE;
+   if (strcasecmp(t, "excl") == 0 && op_flag_excl(op)) {
+      *mod |= (uint16_t)op_flag_excl(op);
       return true;
    }
-   if (strcmp(t, "64") == 0 && (op == ISA_OP_ATOMG || op == ISA_OP_ATOMS || op == ISA_OP_CASG ||
-                                op == ISA_OP_CASS)) {
-      *mod |= ISA_ATOM_64;
+   if (strcmp(t, "64") == 0 && op_flag_64(op)) {
+      *mod |= (uint16_t)op_flag_64(op);
       return true;
    }
    struct mod_names mn = mod_names_of(op);
@@ -356,6 +372,15 @@ static uint32_t operand_span(enum isa_op op, uint16_t mod, int which)
    }
    if ((op == ISA_OP_LDG || op == ISA_OP_STG || op == ISA_OP_ATOMG || op == ISA_OP_CASG) &&
        which == 1)
+      return 2;
+   /* Loads write, stores read, as many registers as the width says. */
+   if ((op == ISA_OP_LDG || op == ISA_OP_LDS || op == ISA_OP_LDP || op == ISA_OP_LDR) &&
+       which == 0)
+      return ISA_MEM_WIDTH(mod);
+   if ((op == ISA_OP_STG || op == ISA_OP_STS || op == ISA_OP_STP) && which == 2)
+      return ISA_MEM_WIDTH(mod);
+   /* 64-bit atomics: result, value and comparand are pairs. */
+   if (cls == ISA_CLASS_ATOMIC && (mod & ISA_ATOM_64) && which != 1)
       return 2;
    if (op == ISA_OP_BALLOT && which == 0)
       return 2;
@@ -585,6 +610,10 @@ static void *finish_program(struct asm_state *st, size_t *size, char *err, size_
       }
       st->code[st->fixups[i].pc].imm = st->labels[k].pc;
    }
+   /* A ".line" after the last instruction annotates nothing: drop it, so a
+    * program and its disassembly assemble to the same bytes. */
+   while (st->line_count && st->lines[st->line_count - 1].pc >= st->count)
+      st->line_count--;
    size_program(st);
    st->header.magic = ISA_MAGIC;
    st->header.version = ISA_VERSION;
@@ -599,8 +628,9 @@ static void *finish_program(struct asm_state *st, size_t *size, char *err, size_
    }
    memcpy(image, &st->header, sizeof(st->header));
    memcpy(image + sizeof(st->header), st->code, st->count * sizeof(struct isa_inst));
-   memcpy(image + sizeof(st->header) + st->count * sizeof(struct isa_inst), st->lines,
-          st->line_count * sizeof(struct isa_line));
+   if (st->line_count)   /* st->lines is NULL without a ".line" */
+      memcpy(image + sizeof(st->header) + st->count * sizeof(struct isa_inst), st->lines,
+             st->line_count * sizeof(struct isa_line));
    return image;
 }
 
@@ -664,7 +694,9 @@ char *isa_disassemble_program(const void *image, size_t size)
                    (uint64_t)h->line_count * sizeof(struct isa_line);
    if (need > size)
       return NULL;
-   size_t cap = 256 + (size_t)(h->inst_count + h->line_count) * 96, used = 0;
+   /* ISA_DISASM_MAX bytes hold the longest instruction (every field at its
+    * maximum, about 130 characters), so nothing is ever cut. */
+   size_t cap = 256 + (size_t)(h->inst_count + h->line_count) * ISA_DISASM_MAX, used = 0;
    char *out = malloc(cap);
    if (!out)
       return NULL;
@@ -678,7 +710,7 @@ char *isa_disassemble_program(const void *image, size_t size)
    for (uint32_t pc = 0; pc < h->inst_count; pc++) {
       while (next_line < h->line_count && lines[next_line].pc == pc)
          used = put(out, cap, used, ".line %u\n", lines[next_line++].line);
-      char text[160];
+      char text[ISA_DISASM_MAX];
       isa_disassemble(&code[pc], text, sizeof(text));
       used = put(out, cap, used, "%s\n", text);
    }

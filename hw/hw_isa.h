@@ -273,7 +273,9 @@ bool isa_program_validate(const struct isa_program_header *h, uint64_t size, cha
 
 /* ---- Text -------------------------------------------------------------------- */
 
-/* Writes one instruction as assembly text ("iadd v3, v1, u2"). */
+/* Writes one instruction as assembly text ("iadd v3, v1, u2"); a buffer of
+ * ISA_DISASM_MAX bytes holds any instruction. */
+#define ISA_DISASM_MAX 192
 void isa_disassemble(const struct isa_inst *inst, char *buf, size_t size);
 /* Parses one line of assembly. Returns false (with a message) if it does
  * not parse; blank lines and comments yield a NOP with *empty set. */

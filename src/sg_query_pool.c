@@ -112,5 +112,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_GetQueryPoolResults(VkDevice device, VkQueryPo
       if (!a)
          result = VK_NOT_READY;
    }
-   return result == VK_SUCCESS ? sg_device_check(dev) : result;
+   /* A lost device reports the loss whatever the queries' state. */
+   VkResult lost = sg_device_check(dev);
+   return lost != VK_SUCCESS ? lost : result;
 }

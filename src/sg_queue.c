@@ -480,7 +480,9 @@ VkResult sg_queue_wait_idle(struct sg_queue *q, uint64_t timeout_ns)
    struct hw_wait_item item = {q->progress_va, q->submitted};
    VkResult r = sg_wait_result(q->device, hw_wait(q->device->gpu, &item, 1, true, timeout_ns));
    sg_printf_poll(q->device);
-   return r;
+   /* An idle queue of a lost device reports the loss too, like the other
+    * waits: the wait above is satisfied before it looks. */
+   return r == VK_SUCCESS ? sg_device_check(q->device) : r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_QueueWaitIdle(VkQueue queue)

@@ -1,0 +1,516 @@
+/*
+ * test_cc_flow: control flow through the compiler. GLSL shaders (nested
+ * selections, short-circuit operators with side effects, loops with
+ * divergent trip counts, break/continue, switches with fallthrough, early
+ * returns) and hand-written SPIR-V for shapes glslc does not produce (phi
+ * swaps, separate continue blocks, switches with shared targets, branches
+ * straight to a merge, returns inside loops, breaks out of inner loops,
+ * OpUnreachable, single-block loops, a switch breaking its loop), and
+ * reduced reproducers of bugs found (repro_*). All are map shaders (sct.h)
+ * run at every warp width and local size; inputs are random per
+ * invocation, so every branch is divergent.
+ */
+#include "sct.h"
+
+#define SENTINEL 0xdeadbeefu
+
+/* ---- flow_if --------------------------------------------------------------------- */
+
+static void flow_if_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t a = in[0], b = in[1], c = in[2];
+   uint32_t r;
+   if (a % 3 == 0)
+      r = b % 2 == 0 ? 1 : b % 5 == 0 ? 2 : 3;
+   else if (a % 3 == 1) {
+      r = (c & 1) ? 4 : 5;
+      if (c % 7 == 0) {
+         r += 10;
+         if (b < a)
+            r += 100;
+      }
+   } else {
+      r = 6;
+   }
+   w[0] = sct_u(r);
+   /* touch(k, v) writes out[k] = 2v only when evaluated */
+   uint32_t flags = 0;
+   w[3] = sct_u(SENTINEL);
+   w[4] = sct_u(SENTINEL);
+   if (a & 1) {
+      w[3] = sct_u(a * 2);
+      if (a & 4)
+         flags |= 1;
+   }
+   if (b & 1) {
+      flags |= 2;
+   } else {
+      w[4] = sct_u(b * 2);
+      if (b & 4)
+         flags |= 2;
+   }
+   w[1] = sct_u(flags);
+   float x = (float)(a % 1000) - 500.0f;
+   w[2] = sct_u(x > 0 ? (x > 250 ? 1 : 2) : (x < -250 ? 3 : 4));
+   uint32_t v = b > c ? a * 3 : a + 7;
+   if (v > 1000)
+      v -= 1000;
+   w[5] = sct_u(v);
+   uint32_t d = 0;
+   if (c & 1) {
+      d += 1;
+      if (c & 2) {
+         d += 2;
+         if (c & 4) {
+            d += 4;
+            if (c & 8) {
+               d += 8;
+               if (c & 16) {
+                  d += 16;
+                  if (c & 32) {
+                     d += 32;
+                     d += (c & 64) ? 64 : 2000;
+                  }
+               } else {
+                  d += 1000;
+               }
+            }
+         } else {
+            d += 500;
+         }
+      }
+   } else if (c & 2) {
+      d = 300;
+   }
+   w[6] = sct_u(d);
+   w[7] = sct_u(a > b ? a : b);
+}
+
+/* ---- flow_loops ------------------------------------------------------------------ */
+
+static void flow_loops_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t a = in[0], b = in[1], c = in[2];
+   uint32_t n = a % 37, s = 0;
+   for (uint32_t j = 0; j < n; j++)
+      s += (j * j) ^ b;
+   w[0] = sct_u(s);
+   uint32_t t = 0;
+   for (uint32_t j = 0; j < 64; j++) {
+      if ((j & 3) == (b & 3))
+         continue;
+      if (j * 3 > c % 150)
+         break;
+      t += j;
+   }
+   w[1] = sct_u(t);
+   uint32_t x = a % 1000 + 1, steps = 0;
+   while (x != 1) {
+      x = (x & 1) ? 3 * x + 1 : x / 2;
+      steps++;
+   }
+   w[2] = sct_u(steps);
+   uint32_t y = b % 10, dw = 0;
+   do {
+      dw = dw * 3 + y;
+   } while (y-- > 0);
+   w[3] = sct_u(dw);
+   uint32_t found = 0;
+   for (uint32_t p = 0; p < 8; p++) {
+      for (uint32_t j = 0; j < 8; j++) {
+         if ((a >> (p + j)) & 1) {
+            found += p * 8 + j;
+            break;
+         }
+         found += 1;
+      }
+   }
+   w[4] = sct_u(found);
+   float f = 0;
+   int32_t it = -1;
+   for (int32_t k = 0; k < 100; k++) {
+      f += (float)k * 0.5f;
+      if (f > (float)(c % 500)) {
+         it = k;
+         break;
+      }
+   }
+   w[5] = sct_i(it);
+   uint32_t acc = 0;
+   for (uint32_t j = 0; j < 10; j++) {
+      if ((a + j) % 3 == 0)
+         acc += j;
+      else if ((a + j) % 3 == 1)
+         continue;
+      else
+         acc ^= j << 4;
+      acc += 1;
+   }
+   w[6] = sct_u(acc);
+   uint32_t p = a, q = b, r = 0;
+   for (;;) {
+      if (p == 0)
+         break;
+      r += p & 1;
+      p >>= 1;
+      q = q * 5 + 1;
+      if (r > 10)
+         break;
+   }
+   w[7] = sct_u(r);
+   w[8] = sct_u(q);
+   w[9] = sct_u(p);
+}
+
+/* ---- flow_switch ----------------------------------------------------------------- */
+
+static uint32_t classify(uint32_t v)
+{
+   switch (v % 6) {
+   case 0: return 1;
+   case 1:
+   case 2: return 2;
+   case 5:
+      if (v & 8)
+         return 3;
+      break;
+   }
+   return 4;
+}
+
+static void flow_switch_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t a = in[0], b = in[1];
+   uint32_t r = 0;
+   switch (a % 10) {
+   case 0: r += 1; /* fall through */
+   case 1: r += 10; break;
+   case 2:
+   case 3: r += 100; /* fall through */
+   default: r += 1000; /* fall through */
+   case 7: r += 10000; break;
+   case 8: r = 5; break;
+   }
+   w[0] = sct_u(r);
+   uint32_t acc = 0;
+   for (uint32_t j = 0; j < 12; j++) {
+      switch ((a + j * b) % 5) {
+      case 0: acc += j; break;
+      case 1: continue;
+      case 2: acc ^= 0x55; /* fall through */
+      case 3: acc *= 3; break;
+      default: acc += 100;
+      }
+      acc += 1;
+   }
+   w[1] = sct_u(acc);
+   int32_t si = (int32_t)(b % 7) - 3, v;
+   switch (si) {
+   case -3: v = 30; break;
+   case -1: v = 10; break;
+   case 0: v = 0; break;
+   case 2: v = -20; break;
+   default: v = 99; break;
+   }
+   w[2] = sct_i(v);
+   w[3] = sct_u(7 + (a & 1));
+   uint32_t ns = 0;
+   switch (a % 3) {
+   case 0:
+      switch (b % 3) {
+      case 0: ns = 1; break;
+      case 1: ns = 2; /* fall through */
+      default: ns += 3;
+      }
+      break;
+   case 1: ns = 10; break;
+   default: ns = 20;
+   }
+   w[4] = sct_u(ns);
+   w[5] = sct_u(classify(a));
+}
+
+/* ---- flow_return ----------------------------------------------------------------- */
+
+static void flow_return_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t a = in[0], b = in[1];
+   uint32_t v = a & 0xfff000u, first = 99;
+   for (uint32_t j = 0; j < 32; j++) {
+      if ((v >> j) & 1) {
+         first = j;
+         break;
+      }
+   }
+   w[0] = sct_u(first);
+   uint32_t d = b >> (b & 31), digits;
+   if (d < 10)
+      digits = 1;
+   else if (d < 100)
+      digits = 2;
+   else {
+      digits = 0;
+      while (d > 0) {
+         d /= 10;
+         digits++;
+         if (digits == 7) {
+            digits = 77;
+            break;
+         }
+      }
+   }
+   w[1] = sct_u(digits);
+   uint32_t k = a % 25;
+   if (k < 20) {
+      w[2] = sct_u(k * (k + 1) / 2);
+      w[3] = sct_u(1000 + k);
+   } else {
+      w[2] = sct_u(190);
+      w[3] = sct_u(7);
+   }
+}
+
+/* ---- hand-written SPIR-V --------------------------------------------------------- */
+
+static void divmod_init(uint32_t i, uint32_t *in)
+{
+   uint32_t x = sct_hash(i * 3 + 1), y = sct_hash(i * 3 + 2);
+   int32_t a = (i & 1) ? (int32_t)(x % 2001u) - 1000 : (int32_t)x;
+   int32_t b = (i & 2) ? (int32_t)(y % 41u) - 20 : (int32_t)y;
+   if (a == INT32_MIN || a == 0)
+      a = 77;
+   if (b == 0 || b == INT32_MIN)
+      b = -9;
+   in[0] = (uint32_t)a;
+   in[1] = (uint32_t)b;
+}
+
+static int32_t smod(int32_t a, int32_t b)
+{
+   int32_t r = a % b;
+   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+
+static void divmod_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   int32_t a = (int32_t)in[0], b = (int32_t)in[1];
+   w[0] = sct_i(a / b);
+   w[1] = sct_i(a % b);
+   w[2] = sct_i(smod(a, b));
+   w[3] = sct_u(in[0] / in[1]);
+   w[4] = sct_u(in[0] % in[1]);
+   w[5] = sct_u(0u - in[0]);
+   w[6] = sct_i(a % -7);
+   w[7] = sct_i(smod(a, -7));
+   w[8] = sct_i(smod(a, 5));
+   w[9] = sct_i(b % a);
+}
+
+static const char *const divmod_names[] = {
+   "SDiv", "SRem", "SMod", "UDiv", "UMod", "SNegate", "SRem v2 (x,-7)", "SMod v2 (x,-7)",
+   "SMod v2 (x,5)", "SRem b,a"};
+
+static void phi_loop_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t x = in[0], y = in[1], s = 0, k = 0, limit = in[0] % 13;
+   for (; k < limit; k++) {
+      s += x * 3 + y;
+      uint32_t nx = y, ny = x + 1;
+      x = nx;
+      y = ny;
+   }
+   w[0] = sct_u(x);
+   w[1] = sct_u(y);
+   w[2] = sct_u(s);
+   w[3] = sct_u(k);
+}
+
+static void cont_block_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t b = in[1] % 1000, lim = in[0] % 20 + 1, acc = 0, k = 0;
+   for (;;) {
+      uint32_t acc2 = acc;
+      if (!(k & 1)) {
+         uint32_t e = acc + k * b;
+         if (e > 5000) {
+            w[0] = sct_u(e);
+            w[1] = sct_u(1);
+            break;
+         }
+         acc2 = e;
+      }
+      uint32_t c = acc2 ^ (k << 4);
+      if (k + 1 >= lim) {
+         w[0] = sct_u(c);
+         w[1] = sct_u(2);
+         break;
+      }
+      acc = c;
+      k++;
+   }
+   w[2] = sct_u(k);
+}
+
+static void switch_shared_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t a = in[0], b = in[1];
+   switch (a % 8) {
+   case 0: case 1: w[0] = sct_u(a * 2 + 7); break;
+   case 2: case 6: w[0] = sct_u(b + 7); break;
+   case 5: w[0] = sct_u(99); break;
+   default: w[0] = sct_u(a ^ b); break;
+   }
+   w[1] = sct_u((b & 3) == 1 || (b & 3) == 3 ? 2 : 1);
+}
+
+static void branch_merge_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t a = in[0], b = in[1];
+   uint32_t r1 = a > b ? a : a + 100;
+   w[0] = sct_u(r1);
+   w[1] = sct_u((b & 1) == 0 ? b * 3 : r1);
+}
+
+static void both_merge_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t a = in[0], b = in[1];
+   w[0] = sct_u(a);
+   w[1] = sct_u(a ^ b);
+   /* do { s += k; } while (++k < a % 7) */
+   uint32_t s = 0, k = 0, limit = a % 7;
+   do {
+      s += k;
+   } while (++k < limit);
+   w[2] = sct_u(s);
+}
+
+static void return_in_loop_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t k = in[0] % 12;
+   if (k < 10) {
+      w[0] = sct_u(k);
+      w[1] = sct_u(k + 1000);
+   } else {
+      w[0] = sct_u(9);
+      w[1] = sct_u(7);
+   }
+}
+
+static void nested_break_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t a = in[0], b7 = in[1] & 7, sum = 0;
+   for (uint32_t p = 0; p < 6; p++) {
+      uint32_t fj = 8;
+      for (uint32_t j = 0; j < 8; j++) {
+         if ((a >> (p * 4 + j)) & 1) {
+            fj = j;
+            break;
+         }
+         if (j == b7) {
+            fj = j + 100;
+            break;
+         }
+      }
+      sum += fj * (p + 1);
+   }
+   w[0] = sct_u(sum);
+   w[1] = sct_u(6);
+}
+
+static void unreachable_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t a = in[0], b = in[1];
+   switch (a & 3) {
+   case 0: w[0] = sct_u(a + 1); break;
+   case 1: w[0] = sct_u(a * 2); break;
+   case 2: w[0] = sct_u(b); break;
+   default: w[0] = sct_u(a ^ b); break;
+   }
+   w[1] = sct_u(b + 5);
+}
+
+static void loop_single_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t lim = in[0] % 9 + 1, s = in[1], k = 0;
+   do {
+      s = s * 3 + k;
+      k++;
+   } while (k < lim);
+   w[0] = sct_u(s);
+   w[1] = sct_u(k);
+}
+
+static void switch_in_loop_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t a = in[0], b = in[1], acc = 0, k = 0;
+   for (;; k++) {
+      uint32_t sel = (a + k * b) % 5;
+      if (sel == 2) {
+         w[0] = sct_u(acc);
+         w[1] = sct_u(1);
+         break;
+      }
+      if (sel == 0)
+         acc = acc + k + 100;
+      else if (sel != 1)
+         acc = acc + 100;
+      if (k + 1 >= 10) {
+         w[0] = sct_u(acc);
+         w[1] = sct_u(2);
+         break;
+      }
+   }
+   w[2] = sct_u(k);
+}
+
+/* ---- reduced reproducers --------------------------------------------------------- */
+
+static void repro_switch_fallthrough_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t r = 0;
+   switch (in[0] % 3) {
+   case 0: r = 5; /* fall through */
+   case 1: r += 10; break;
+   default: r = 1;
+   }
+   w[0] = sct_u(r);
+}
+
+static void repro_return_in_loop_fn_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t v = in[0] & 7;
+   w[0] = sct_u(v < 4 ? v * 10 : 99);
+}
+
+static const struct sct_map maps[] = {
+   SCT_MAP("flow_if", 3, 8, NULL, flow_if_ref, NULL),
+   SCT_MAP("flow_loops", 3, 10, NULL, flow_loops_ref, NULL),
+   SCT_MAP("flow_switch", 2, 6, NULL, flow_switch_ref, NULL),
+   SCT_MAP("flow_return", 2, 4, NULL, flow_return_ref, NULL),
+   SCT_MAP("divmod", 2, 10, divmod_init, divmod_ref, divmod_names),
+   SCT_MAP("phi_loop", 2, 4, NULL, phi_loop_ref, NULL),
+   SCT_MAP("cont_block", 2, 3, NULL, cont_block_ref, NULL),
+   SCT_MAP("switch_shared", 2, 2, NULL, switch_shared_ref, NULL),
+   SCT_MAP("branch_merge", 2, 2, NULL, branch_merge_ref, NULL),
+   SCT_MAP("both_merge", 2, 3, NULL, both_merge_ref, NULL),
+   SCT_MAP("return_in_loop", 2, 2, NULL, return_in_loop_ref, NULL),
+   SCT_MAP("nested_break", 2, 2, NULL, nested_break_ref, NULL),
+   SCT_MAP("unreachable", 2, 2, NULL, unreachable_ref, NULL),
+   SCT_MAP("loop_single", 2, 2, NULL, loop_single_ref, NULL),
+   SCT_MAP("switch_in_loop", 2, 3, NULL, switch_in_loop_ref, NULL),
+   SCT_MAP("repro_switch_fallthrough", 1, 1, NULL, repro_switch_fallthrough_ref, NULL),
+   SCT_MAP("repro_return_in_loop_fn", 1, 1, NULL, repro_return_in_loop_fn_ref, NULL),
+};
+
+int main(int argc, char **argv)
+{
+   struct sct s;
+   sct_init(&s);
+   for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+      if (argc > 1 && strcmp(argv[1], maps[i].shader) != 0)
+         continue;
+      sct_map_matrix(&s, &maps[i]);
+   }
+   sct_fini(&s);
+   return hwt_finish();
+}
