@@ -107,6 +107,7 @@ static bool fetch(struct hw_channel *ch)
 
 static void unpark(struct hw_channel *ch)
 {
+   atomic_store_explicit(&ch->control->parked, 0, memory_order_relaxed);
    STORE(ch->parked, false);
    atomic_fetch_sub_explicit(&ch->engine->parked, 1, memory_order_relaxed);
 }
@@ -121,6 +122,9 @@ static enum step park(struct hw_channel *ch, const _Atomic uint64_t *word, uint6
    STORE(ch->park_va, va);
    STORE(ch->park_value, value);
    STORE(ch->parked, true);
+   atomic_store_explicit(&ch->control->park_va, va, memory_order_relaxed);
+   atomic_store_explicit(&ch->control->park_value, value, memory_order_relaxed);
+   atomic_store_explicit(&ch->control->parked, 1, memory_order_release);
    atomic_fetch_add_explicit(&ch->engine->parked, 1, memory_order_seq_cst);
    if (atomic_load_explicit(word, memory_order_seq_cst) >= value) {
       unpark(ch);

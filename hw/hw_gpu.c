@@ -3,6 +3,7 @@
  * interrupt and host waits, faults and post-mortem reports.
  */
 #include "hw_internal.h"
+#include "sg_str.h"
 #include "sg_atomic.h"
 
 #include <errno.h>
@@ -321,38 +322,24 @@ const char *hw_gpu_fault_report(const struct hw_gpu *gpu)
    return hw_gpu_is_lost(gpu) ? gpu->fault_report : NULL;
 }
 
-static size_t append(char *buf, size_t size, size_t used, const char *fmt, ...)
-   __attribute__((format(printf, 4, 5)));
-
-static size_t append(char *buf, size_t size, size_t used, const char *fmt, ...)
-{
-   if (used >= size)
-      return used;
-   va_list ap;
-   va_start(ap, fmt);
-   int n = vsnprintf(buf + used, size - used, fmt, ap);
-   va_end(ap);
-   return n < 0 ? used : (used + (size_t)n < size ? used + (size_t)n : size - 1);
-}
-
 #define RELAXED(x) atomic_load_explicit(&(x), memory_order_relaxed)
 
 size_t hw_channel_describe(struct hw_channel *ch, char *buf, size_t size)
 {
    size_t used = 0;
    if (!atomic_load_explicit(&ch->bound, memory_order_acquire))
-      return append(buf, size, used, "  channel %u: not bound\n", ch->index);
+      return sg_appendf(buf, size, used, "  channel %u: not bound\n", ch->index);
    uint32_t put = atomic_load_explicit(&ch->control->put, memory_order_acquire);
    uint32_t get = atomic_load_explicit(&ch->control->get, memory_order_acquire);
-   used = append(buf, size, used, "  channel %u (%s): GET=%u PUT=%u, %llu packets decoded",
+   used = sg_appendf(buf, size, used, "  channel %u (%s): GET=%u PUT=%u, %llu packets decoded",
                  ch->index, ch->engine->name, get, put, (unsigned long long)RELAXED(ch->packets));
    if (RELAXED(ch->parked)) {
       uint64_t va = RELAXED(ch->park_va);
-      used = append(buf, size, used, ", parked on 0x%llx >= %llu (now %llu)",
+      used = sg_appendf(buf, size, used, ", parked on 0x%llx >= %llu (now %llu)",
                     (unsigned long long)va, (unsigned long long)RELAXED(ch->park_value),
                     (unsigned long long)atomic_load(hw_sem_word(&ch->gpu->mem, va)));
    }
-   used = append(buf, size, used, ", %u copies outstanding\n",
+   used = sg_appendf(buf, size, used, ", %u copies outstanding\n",
                  RELAXED(ch->op_tail) - RELAXED(ch->op_head));
    uint32_t depth = RELAXED(ch->label_depth);
    if (depth) {
@@ -368,12 +355,12 @@ size_t hw_channel_describe(struct hw_channel *ch, char *buf, size_t size)
          if ((unsigned char)*c < 0x20 || *c == 0x7f)
             *c = '?';
       }
-      used = append(buf, size, used, "    inside debug label \"%s\" (depth %u)\n", label, depth);
+      used = sg_appendf(buf, size, used, "    inside debug label \"%s\" (depth %u)\n", label, depth);
    }
    uint32_t count = RELAXED(ch->release_count);
    for (uint32_t i = 0; i < count && i < HW_LAST_RELEASES; i++) {
       uint32_t k = (count - 1 - i) % HW_LAST_RELEASES;
-      used = append(buf, size, used, "    released 0x%llx = %llu\n",
+      used = sg_appendf(buf, size, used, "    released 0x%llx = %llu\n",
                     (unsigned long long)RELAXED(ch->release_va[k]),
                     (unsigned long long)RELAXED(ch->release_value[k]));
    }
@@ -384,12 +371,12 @@ size_t hw_channel_describe(struct hw_channel *ch, char *buf, size_t size)
 static size_t describe_packet(struct hw_channel *ch, char *buf, size_t size)
 {
    if (ch->depth == 0)
-      return append(buf, size, 0, "  no pushbuffer being executed\n");
+      return sg_appendf(buf, size, 0, "  no pushbuffer being executed\n");
    const struct hw_frame *f = &ch->stack[ch->depth - 1];
    char text[256];
    uint32_t pos = ch->packet_pos < f->length ? ch->packet_pos : f->length;
    hw_packet_format(f->dwords + pos, f->length - pos, text, sizeof(text));
-   return append(buf, size, 0, "  pushbuffer 0x%llx (%u dwords), dword %u: %s\n",
+   return sg_appendf(buf, size, 0, "  pushbuffer 0x%llx (%u dwords), dword %u: %s\n",
                  (unsigned long long)f->va, f->length, pos, text);
 }
 
@@ -408,13 +395,13 @@ void hw_gpu_fault(struct hw_gpu *gpu, struct hw_channel *ch, const char *fmt, ..
       va_start(ap, fmt);
       vsnprintf(what, sizeof(what), fmt, ap);
       va_end(ap);
-      used = append(report, HW_REPORT_BYTES, used, "GPU %u fault on channel %u (%s): %s\n",
+      used = sg_appendf(report, HW_REPORT_BYTES, used, "GPU %u fault on channel %u (%s): %s\n",
                     gpu->index, ch->index, ch->engine->name, what);
       /* Only the channel's engine may read its pushbuffer frames; faults
        * found by the execution units describe their launch instead. */
       if (ch->engine->started && pthread_equal(pthread_self(), ch->engine->thread))
          used += describe_packet(ch, report + used, HW_REPORT_BYTES - used);
-      used = append(report, HW_REPORT_BYTES, used, "channels:\n");
+      used = sg_appendf(report, HW_REPORT_BYTES, used, "channels:\n");
       for (uint32_t i = 0; i < gpu->channel_count; i++)
          used += hw_channel_describe(&gpu->channels[i], report + used, HW_REPORT_BYTES - used);
    }
@@ -455,7 +442,7 @@ void hw_gpu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s)
 
 void hw_gpu_snapshot(struct hw_gpu *gpu, char *buf, size_t size)
 {
-   size_t used = append(buf, size, 0, "GPU %u%s:\n", gpu->index,
+   size_t used = sg_appendf(buf, size, 0, "GPU %u%s:\n", gpu->index,
                         hw_gpu_is_lost(gpu) ? " (lost)" : "");
    for (uint32_t i = 0; i < gpu->channel_count; i++)
       used += hw_channel_describe(&gpu->channels[i], buf + used, size - used);

@@ -1,6 +1,7 @@
 /* The ISA's tables, program validation, and its text form (assembler and
  * disassembler share the names below, so text always round-trips). */
 #include "hw_isa.h"
+#include "sg_str.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -72,20 +73,6 @@ static bool is_flow(enum isa_op op)
 
 /* ---- disassembly --------------------------------------------------------------- */
 
-static size_t put(char *buf, size_t size, size_t used, const char *fmt, ...)
-   __attribute__((format(printf, 4, 5)));
-
-static size_t put(char *buf, size_t size, size_t used, const char *fmt, ...)
-{
-   if (used >= size)
-      return used;
-   va_list ap;
-   va_start(ap, fmt);
-   int n = vsnprintf(buf + used, size - used, fmt, ap);
-   va_end(ap);
-   return n < 0 ? used : (used + (size_t)n < size ? used + (size_t)n : size - 1);
-}
-
 /* The named flag bits of an instruction's modifier (0: none). ISA_ATOM_64
  * and ISA_SCAN_EXCLUSIVE share a bit, so the op decides which it means. */
 static uint32_t op_flag_excl(enum isa_op op)
@@ -108,11 +95,11 @@ static size_t put_mod(char *buf, size_t size, size_t used, const struct isa_inst
    if (is_memory(op)) {
       uint32_t w = ISA_MEM_WIDTH(mod);
       if (w == 1 || w == 2 || w == 4) {
-         used = put(buf, size, used, ".b%u", 32 * w);
+         used = sg_appendf(buf, size, used, ".b%u", 32 * w);
          mod &= ~7u;
       }
       if (mod & ISA_MEM_UNIFORM_ADDR) {
-         used = put(buf, size, used, ".uaddr");
+         used = sg_appendf(buf, size, used, ".uaddr");
          mod &= ~ISA_MEM_UNIFORM_ADDR;
       }
    } else {
@@ -121,34 +108,34 @@ static size_t put_mod(char *buf, size_t size, size_t used, const struct isa_inst
       struct mod_names mn = mod_names_of(op);
       uint32_t value = mod & ~flag_mask & 0xffu;
       if (mn.names && value < mn.count && (mod & ~flag_mask) == value) {
-         used = put(buf, size, used, ".%s", mn.names[value]);
+         used = sg_appendf(buf, size, used, ".%s", mn.names[value]);
          mod &= flag_mask;
       }
       if (mod & excl) {
-         used = put(buf, size, used, ".excl");
+         used = sg_appendf(buf, size, used, ".excl");
          mod &= ~excl;
       }
       if (mod & wide) {
-         used = put(buf, size, used, ".64");
+         used = sg_appendf(buf, size, used, ".64");
          mod &= ~wide;
       }
    }
    if (mod)
-      used = put(buf, size, used, ".mod%u", mod);
+      used = sg_appendf(buf, size, used, ".mod%u", mod);
    return used;
 }
 
 static size_t put_operand(char *buf, size_t size, size_t used, uint16_t o, uint32_t imm)
 {
    switch (isa_opnd_kind(o)) {
-   case ISA_OPND_VREG: return put(buf, size, used, "v%u", isa_opnd_index(o));
-   case ISA_OPND_UREG: return put(buf, size, used, "u%u", isa_opnd_index(o));
+   case ISA_OPND_VREG: return sg_appendf(buf, size, used, "v%u", isa_opnd_index(o));
+   case ISA_OPND_UREG: return sg_appendf(buf, size, used, "u%u", isa_opnd_index(o));
    case ISA_OPND_IMM:
-      return isa_opnd_index(o) ? put(buf, size, used, "#%u:%u", imm, isa_opnd_index(o))
-                               : put(buf, size, used, "#%u", imm);
+      return isa_opnd_index(o) ? sg_appendf(buf, size, used, "#%u:%u", imm, isa_opnd_index(o))
+                               : sg_appendf(buf, size, used, "#%u", imm);
    default:
-      return isa_opnd_index(o) ? put(buf, size, used, "_%u", isa_opnd_index(o))
-                               : put(buf, size, used, "_");
+      return isa_opnd_index(o) ? sg_appendf(buf, size, used, "_%u", isa_opnd_index(o))
+                               : sg_appendf(buf, size, used, "_");
    }
 }
 
@@ -171,17 +158,17 @@ void isa_disassemble(const struct isa_inst *in, char *buf, size_t size)
       last--;
    bool imm_used = false;
    for (int i = 0; i <= last; i++) {
-      used = put(buf, size, used, i ? ", " : " ");
+      used = sg_appendf(buf, size, used, i ? ", " : " ");
       used = put_operand(buf, size, used, ops[i], in->imm);
       imm_used |= isa_opnd_kind(ops[i]) == ISA_OPND_IMM;
    }
    if (in->imm && !imm_used) {
       if (is_flow(op))
-         used = put(buf, size, used, " @%u", in->imm);
+         used = sg_appendf(buf, size, used, " @%u", in->imm);
       else if (is_memory(op))
-         used = put(buf, size, used, " %+d", (int32_t)in->imm);
+         used = sg_appendf(buf, size, used, " %+d", (int32_t)in->imm);
       else
-         put(buf, size, used, " imm=%u", in->imm);
+         sg_appendf(buf, size, used, " imm=%u", in->imm);
    }
 }
 
@@ -700,7 +687,7 @@ char *isa_disassemble_program(const void *image, size_t size)
    char *out = malloc(cap);
    if (!out)
       return NULL;
-   used = put(out, cap, used, ".warp %u\n.vregs %u\n.uregs %u\n.stack %u\n%s%s", h->warp_width,
+   used = sg_appendf(out, cap, used, ".warp %u\n.vregs %u\n.uregs %u\n.stack %u\n%s%s", h->warp_width,
               h->vreg_count, h->ureg_count, h->stack_depth,
               (h->flags & ISA_PROG_USES_BARRIER) ? ".barrier\n" : "",
               (h->flags & ISA_PROG_ZERO_SHARED) ? ".zero_shared\n" : "");
@@ -709,10 +696,10 @@ char *isa_disassemble_program(const void *image, size_t size)
    uint32_t next_line = 0;
    for (uint32_t pc = 0; pc < h->inst_count; pc++) {
       while (next_line < h->line_count && lines[next_line].pc == pc)
-         used = put(out, cap, used, ".line %u\n", lines[next_line++].line);
+         used = sg_appendf(out, cap, used, ".line %u\n", lines[next_line++].line);
       char text[ISA_DISASM_MAX];
       isa_disassemble(&code[pc], text, sizeof(text));
-      used = put(out, cap, used, "%s\n", text);
+      used = sg_appendf(out, cap, used, "%s\n", text);
    }
    return out;
 }

@@ -35,6 +35,13 @@ struct hw_channel_control {
    uint8_t pad0[60];
    _Atomic uint32_t get;   /* written by the GPU, after fetching an entry */
    uint8_t pad1[60];
+   /* Status, written by the GPU for diagnostics (hang reports): whether the
+    * channel is parked on an acquire, and on what. park_va and park_value
+    * are written before parked is set. */
+   _Atomic uint64_t park_va;
+   _Atomic uint64_t park_value;
+   _Atomic uint32_t parked;
+   uint8_t pad2[44];
 };
 
 /* ---- Packet header -------------------------------------------------------- */

@@ -3,6 +3,8 @@
  * destruction.
  */
 #include "sg_device.h"
+#include "sg_hang.h"
+#include "sg_snapshot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +192,7 @@ static VkResult create_gpu(struct sg_device *dev)
       return VK_ERROR_INITIALIZATION_FAILED;
    }
    sg_sync_words_init(&dev->sync_words, dev->gpu, &dev->alloc);
+   dev->hang_report_ns = sg_hang_report_ns_from_env();
    return VK_SUCCESS;
 }
 
@@ -244,6 +247,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateDevice(VkPhysicalDevice physicalDevice,
       goto fail_queues;
 
    *pDevice = sg_device_to_handle(dev);
+   sg_snapshot_register(dev);
    SG_LOG(SG_LOG_INFO, SG_AREA_API, "device created with %u queues", dev->queue_count);
    return VK_SUCCESS;
 
@@ -267,6 +271,7 @@ VKAPI_ATTR void VKAPI_CALL sg_DestroyDevice(VkDevice device, const VkAllocationC
    if (!dev)
       return;
    const VkAllocationCallbacks *alloc = sg_alloc_pick(pAllocator, &dev->alloc);
+   sg_snapshot_unregister(dev);
    /* "All child objects ... must have been destroyed" and the queues idle:
     * the application's promise. A queue still busy (or parked on a wait
     * that will never be satisfied) gets a bounded wait and a warning; the

@@ -36,6 +36,10 @@ struct sg_device {
    /* Each channel's queue progress counter (NULL: no queue). */
    _Atomic uint64_t *progress[HW_MAX_CHANNELS];
    _Atomic bool loss_reported;
+   /* SOFTGPU_HANG_REPORT_MS in ns (0: off), and whether the one report
+    * this device prints has been printed (src/sg_hang.c). */
+   uint64_t hang_report_ns;
+   _Atomic bool hang_reported;
    _Atomic uint32_t memory_count;      /* live VkDeviceMemory objects */
    /* Command buffers whose debugPrintfEXT output waits for completion. */
    pthread_mutex_t printf_lock;

@@ -23,6 +23,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateEvent(VkDevice device, const VkEventCrea
       sg_free(alloc, ev);
       return r;
    }
+   sg_sync_word_name(&dev->sync_words, ev->va, "event", (uint64_t)(uintptr_t)ev);
    sg_object_init(&ev->base, VK_OBJECT_TYPE_EVENT, dev, &dev->alloc);
    *pEvent = sg_event_to_handle(ev);
    return VK_SUCCESS;

@@ -4,6 +4,7 @@
 #include "hw_gpu.h"
 #include "sg_alloc.h"
 #include "sg_device.h"
+#include "sg_hang.h"
 #include "sg_log.h"
 #include "sg_printf.h"
 
@@ -28,6 +29,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateFence(VkDevice device, const VkFenceCrea
    if (pCreateInfo->flags & VK_FENCE_CREATE_SIGNALED_BIT)
       atomic_store(fence->word, 1);
    *pFence = sg_fence_to_handle(fence);
+   sg_sync_word_name(&dev->sync_words, fence->va, "fence", (uint64_t)(uintptr_t)*pFence);
    return VK_SUCCESS;
 }
 
@@ -90,7 +92,8 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_WaitForFences(VkDevice device, uint32_t count,
       struct sg_fence *f = sg_fence_from_handle(pFences[i]);
       items[i] = (struct hw_wait_item){f->va, atomic_load(&f->target)};
    }
-   VkResult r = sg_wait_result(dev, hw_wait(dev->gpu, items, count, waitAll, timeout));
+   VkResult r = sg_wait_result(dev, sg_hang_wait(dev, items, count, waitAll, timeout,
+                                                 "vkWaitForFences"));
    if (items != stack)
       sg_free(&dev->alloc, items);
    sg_printf_poll(dev);

@@ -1,5 +1,6 @@
 /* debugPrintfEXT output: buffers, formatting and printing (sg_printf.h). */
 #include "sg_printf.h"
+#include "sg_str.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -38,20 +39,6 @@ static uint64_t take(struct args *a, bool wide)
    return v;
 }
 
-static size_t put(char *out, size_t size, size_t at, const char *fmt, ...)
-   __attribute__((format(printf, 4, 5)));
-
-static size_t put(char *out, size_t size, size_t at, const char *fmt, ...)
-{
-   if (at + 1 >= size)
-      return at;
-   va_list ap;
-   va_start(ap, fmt);
-   int n = vsnprintf(out + at, size - at, fmt, ap);
-   va_end(ap);
-   return n < 0 ? at : (at + (size_t)n < size ? at + (size_t)n : size - 1);
-}
-
 /* One conversion of one value: spec holds "%[flags][width][.prec]" and
  * conv the conversion letter. */
 static size_t convert(char *out, size_t size, size_t at, const char *spec, char conv, bool wide,
@@ -62,15 +49,15 @@ static size_t convert(char *out, size_t size, size_t at, const char *spec, char 
    switch (conv) {
    case 'd': case 'i':
       snprintf(f, sizeof(f), "%s%s", spec, PRId64);
-      return put(out, size, at, f, wide ? (int64_t)v : (int64_t)(int32_t)v);
+      return sg_appendf(out, size, at, f, wide ? (int64_t)v : (int64_t)(int32_t)v);
    case 'u': case 'x': case 'X': case 'o': {
       const char *m = conv == 'u' ? PRIu64 : conv == 'x' ? PRIx64 : conv == 'X' ? PRIX64 : PRIo64;
       snprintf(f, sizeof(f), "%s%s", spec, m);
-      return put(out, size, at, f, v);
+      return sg_appendf(out, size, at, f, v);
    }
    case 'c':
       snprintf(f, sizeof(f), "%sc", spec);
-      return put(out, size, at, f, (int)(v & 0xff));
+      return sg_appendf(out, size, at, f, (int)(v & 0xff));
    default: {   /* a floating-point conversion: 32-bit floats (64-bit with l) */
       double d;
       if (wide) {
@@ -82,7 +69,7 @@ static size_t convert(char *out, size_t size, size_t at, const char *spec, char 
          d = x;
       }
       snprintf(f, sizeof(f), "%s%c", spec, conv);
-      return put(out, size, at, f, d);
+      return sg_appendf(out, size, at, f, d);
    }
    }
 }
@@ -94,11 +81,11 @@ void sg_printf_format(char *out, size_t size, const char *fmt, const uint32_t *a
    out[0] = '\0';
    for (const char *p = fmt; *p;) {
       if (*p != '%') {
-         at = put(out, size, at, "%c", *p++);
+         at = sg_appendf(out, size, at, "%c", *p++);
          continue;
       }
       if (p[1] == '%') {
-         at = put(out, size, at, "%%");
+         at = sg_appendf(out, size, at, "%%");
          p += 2;
          continue;
       }
@@ -121,13 +108,13 @@ void sg_printf_format(char *out, size_t size, const char *fmt, const uint32_t *a
       }
       char conv = *q;
       if (!conv || !strchr("diuxXocfFeEgGaA", conv)) {
-         at = put(out, size, at, "%.*s", (int)(q - p), p);   /* not a conversion: as is */
+         at = sg_appendf(out, size, at, "%.*s", (int)(q - p), p);   /* not a conversion: as is */
          p = q;
          continue;
       }
       for (uint32_t i = 0; i < lanes; i++) {
          if (i)
-            at = put(out, size, at, ", ");
+            at = sg_appendf(out, size, at, ", ");
          at = convert(out, size, at, spec, conv, wide, &a);
       }
       p = q + 1;

@@ -6,6 +6,7 @@
 #include "hw_gpu.h"
 #include "sg_alloc.h"
 #include "sg_device.h"
+#include "sg_hang.h"
 #include "sg_log.h"
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_CreateQueryPool(VkDevice device,
@@ -96,7 +97,8 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_GetQueryPoolResults(VkDevice device, VkQueryPo
       if (!a && (flags & VK_QUERY_RESULT_WAIT_BIT)) {
          uint64_t va = pool->va + (uint64_t)q * sizeof(struct hw_query_slot) + 8;
          struct hw_wait_item item = {va, 1};
-         VkResult r = sg_wait_result(dev, hw_wait(dev->gpu, &item, 1, true, UINT64_MAX));
+         VkResult r = sg_wait_result(dev, sg_hang_wait(dev, &item, 1, true, UINT64_MAX,
+                                                       "vkGetQueryPoolResults"));
          if (r != VK_SUCCESS)
             return r;
          a = 1;

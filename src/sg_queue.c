@@ -15,6 +15,7 @@
 #include "sg_alloc.h"
 #include "sg_cmd_buffer.h"
 #include "sg_device.h"
+#include "sg_hang.h"
 #include "sg_entrypoints.h"
 #include "sg_fence.h"
 #include "sg_log.h"
@@ -45,6 +46,8 @@ VkResult sg_queue_init(struct sg_queue *queue, struct sg_device *dev, uint32_t f
    r = sg_sync_word_alloc(&dev->sync_words, &queue->progress_va, &queue->progress);
    if (r != VK_SUCCESS)
       goto fail_progress;
+   sg_sync_word_name(&dev->sync_words, queue->progress_va, "the progress counter of queue",
+                     (uint64_t)(uintptr_t)queue);   /* base is its first member */
    queue->ring = hw_mem_host(mem, queue->ring_va);
    queue->control = hw_mem_host(mem, queue->control_va);
    r = VK_ERROR_INITIALIZATION_FAILED;
@@ -478,7 +481,8 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_QueueSubmit2(VkQueue queue, uint32_t submitCou
 VkResult sg_queue_wait_idle(struct sg_queue *q, uint64_t timeout_ns)
 {
    struct hw_wait_item item = {q->progress_va, q->submitted};
-   VkResult r = sg_wait_result(q->device, hw_wait(q->device->gpu, &item, 1, true, timeout_ns));
+   VkResult r = sg_wait_result(q->device, sg_hang_wait(q->device, &item, 1, true, timeout_ns,
+                                                       "vkQueueWaitIdle/vkDeviceWaitIdle"));
    sg_printf_poll(q->device);
    /* An idle queue of a lost device reports the loss too, like the other
     * waits: the wait above is satisfied before it looks. */

@@ -4,6 +4,7 @@
 #include "hw_gpu.h"
 #include "sg_alloc.h"
 #include "sg_device.h"
+#include "sg_hang.h"
 #include "sg_log.h"
 #include "sg_printf.h"
 
@@ -29,6 +30,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateSemaphore(VkDevice device,
       sg_free(alloc, sem);
       return r;
    }
+   sg_sync_word_name(&dev->sync_words, sem->va, "semaphore", (uint64_t)(uintptr_t)sem);
    sg_object_init(&sem->base, VK_OBJECT_TYPE_SEMAPHORE, dev, &dev->alloc);
    sem->timeline = type && type->semaphoreType == VK_SEMAPHORE_TYPE_TIMELINE;
    if (sem->timeline)
@@ -90,7 +92,8 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_WaitSemaphores(VkDevice device,
       items[i] = (struct hw_wait_item){sg_semaphore_from_handle(pWaitInfo->pSemaphores[i])->va,
                                        pWaitInfo->pValues[i]};
    bool all = !(pWaitInfo->flags & VK_SEMAPHORE_WAIT_ANY_BIT);
-   VkResult r = sg_wait_result(dev, hw_wait(dev->gpu, items, count, all, timeout));
+   VkResult r = sg_wait_result(dev, sg_hang_wait(dev, items, count, all, timeout,
+                                                 "vkWaitSemaphores"));
    if (items != stack)
       sg_free(&dev->alloc, items);
    sg_printf_poll(dev);

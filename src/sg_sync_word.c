@@ -8,9 +8,17 @@
 
 #define WORDS_PER_PAGE (HW_PAGE_SIZE / 8u)
 
+/* Each word's owner, for reports that name objects rather than addresses
+ * (hang reports: "fence 0x... waits for ..."). */
+struct sg_sync_owner {
+   const char *kind;   /* "fence", "semaphore", ...; NULL: free */
+   uint64_t handle;
+};
+
 struct sg_sync_page {
    uint64_t va;
    struct sg_sync_page *next;
+   struct sg_sync_owner owner[WORDS_PER_PAGE];
 };
 
 void sg_sync_words_init(struct sg_sync_words *w, struct hw_gpu *gpu,
@@ -49,7 +57,7 @@ static VkResult add_page(struct sg_sync_words *w)
       w->free = f;
       w->free_capacity = cap;
    }
-   struct sg_sync_page *page = sg_alloc(w->alloc, sizeof(*page), VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+   struct sg_sync_page *page = sg_zalloc(w->alloc, sizeof(*page), VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
    if (!page)
       return VK_ERROR_OUT_OF_HOST_MEMORY;
    if (hw_mem_alloc(hw_gpu_memory(w->gpu), HW_PAGE_SIZE, &page->va) != 0) {
@@ -80,9 +88,44 @@ VkResult sg_sync_word_alloc(struct sg_sync_words *w, uint64_t *va, _Atomic uint6
    return VK_SUCCESS;
 }
 
+/* The owner slot of va; lock held. NULL if va is no word of ours. */
+static struct sg_sync_owner *owner_of(struct sg_sync_words *w, uint64_t va)
+{
+   for (struct sg_sync_page *p = w->pages; p; p = p->next) {
+      if (va >= p->va && va < p->va + HW_PAGE_SIZE)
+         return &p->owner[(va - p->va) / 8u];
+   }
+   return NULL;
+}
+
+void sg_sync_word_name(struct sg_sync_words *w, uint64_t va, const char *kind, uint64_t handle)
+{
+   pthread_mutex_lock(&w->lock);
+   struct sg_sync_owner *o = owner_of(w, va);
+   if (o)
+      *o = (struct sg_sync_owner){kind, handle};
+   pthread_mutex_unlock(&w->lock);
+}
+
+bool sg_sync_word_owner(struct sg_sync_words *w, uint64_t va, const char **kind, uint64_t *handle)
+{
+   pthread_mutex_lock(&w->lock);
+   struct sg_sync_owner *o = owner_of(w, va);
+   bool known = o && o->kind;
+   if (known) {
+      *kind = o->kind;
+      *handle = o->handle;
+   }
+   pthread_mutex_unlock(&w->lock);
+   return known;
+}
+
 void sg_sync_word_free(struct sg_sync_words *w, uint64_t va)
 {
    pthread_mutex_lock(&w->lock);
+   struct sg_sync_owner *o = owner_of(w, va);
+   if (o)
+      *o = (struct sg_sync_owner){0};
    /* Room is guaranteed: every word came from a page that made room. */
    w->free[w->free_count++] = va;
    pthread_mutex_unlock(&w->lock);

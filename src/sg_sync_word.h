@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <vulkan/vulkan_core.h>
 
@@ -30,5 +31,9 @@ void sg_sync_words_finish(struct sg_sync_words *w);
 /* A zeroed word: its VA and host pointer. VK_ERROR_OUT_OF_*_MEMORY on failure. */
 VkResult sg_sync_word_alloc(struct sg_sync_words *w, uint64_t *va, _Atomic uint64_t **host);
 void sg_sync_word_free(struct sg_sync_words *w, uint64_t va);
+/* Records which object a word belongs to (kind: a string literal such as
+ * "fence"), and looks it up: false if the VA is no named word of ours. */
+void sg_sync_word_name(struct sg_sync_words *w, uint64_t va, const char *kind, uint64_t handle);
+bool sg_sync_word_owner(struct sg_sync_words *w, uint64_t va, const char **kind, uint64_t *handle);
 
 #endif

@@ -138,8 +138,9 @@ static void test_opcode_table(void)
    HWT_CHECK(sizeof(struct hw_ring_entry) == 16, "ring entry is 16 bytes");
    HWT_CHECK(sizeof(struct hw_query_slot) == 16, "query slot is 16 bytes");
    HWT_CHECK(offsetof(struct hw_channel_control, get) == 64 &&
-                sizeof(struct hw_channel_control) == 128,
-             "PUT and GET on their own cache lines");
+                offsetof(struct hw_channel_control, park_va) == 128 &&
+                sizeof(struct hw_channel_control) == 192,
+             "PUT, GET and the status on their own cache lines");
 
    static const struct {
       enum hw_opcode op;

@@ -1,0 +1,209 @@
+/*
+ * SOFTGPU_HANG_REPORT_MS: a host wait that outlasts it prints, once per
+ * device, what the thread waits for and what every queue is doing, naming
+ * the Vulkan objects, and then goes on waiting.
+ *
+ * Pins down: with SOFTGPU_HANG_REPORT_MS=100, a fence whose submission
+ * waits on a timeline value nothing has signaled is waited on for 400 ms:
+ * the wait returns VK_TIMEOUT no earlier than 400 ms (the report does not
+ * cut it short), and stderr then holds one report that names the call
+ * (vkWaitForFences), the fence (by its debug-utils name) and its word
+ * (>= 1, now 0), the queue with its submission count, and that the queue
+ * waits for the timeline semaphore, by name, >= 5 (now 0). After the host signals 5 the fence
+ * signals. A second such wait on the same device prints nothing (once per
+ * device), and a wait shorter than the limit never prints.
+ *
+ * And snapshots on SIGUSR1: while the queue is parked again,
+ * tools/softgpu-snapshot PID (which sends SIGUSR1) makes softgpu print (from its own thread, within 5 s) a snapshot that
+ * names the parked queue and the semaphore it waits for, >= 9 (now 5);
+ * after vkDestroyDevice, SIGUSR1's action is the default again. A device
+ * created while the application has its own SIGUSR1 handler leaves that
+ * handler in place, and raising the signal runs it.
+ */
+#include <signal.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sgt_sync.h"
+
+#define MS 1000000ull
+
+/* stderr goes to a temporary file between capture_begin and capture_end. */
+static int saved_fd = -1;
+static char capture_path[64];
+
+static void capture_begin(void)
+{
+   fflush(stderr);
+   snprintf(capture_path, sizeof(capture_path), "/tmp/softgpu-hang-XXXXXX");
+   int fd = mkstemp(capture_path);
+   SGT_REQUIRE(fd >= 0, "mkstemp");
+   saved_fd = dup(2);
+   SGT_REQUIRE(saved_fd >= 0 && dup2(fd, 2) == 2, "redirecting stderr");
+   close(fd);
+}
+
+/* Restores stderr; returns what was written (malloc'd), echoed to stderr. */
+static char *capture_end(void)
+{
+   fflush(stderr);
+   SGT_REQUIRE(dup2(saved_fd, 2) == 2, "restoring stderr");
+   close(saved_fd);
+   FILE *f = fopen(capture_path, "r");
+   SGT_REQUIRE(f, "reopening the capture");
+   char *text = calloc(1, 1 << 16);
+   SGT_REQUIRE(text, "out of memory");
+   size_t n = fread(text, 1, (1 << 16) - 1, f);
+   text[n] = '\0';
+   fclose(f);
+   unlink(capture_path);
+   fputs(text, stderr);
+   return text;
+}
+
+static void expect(const char *text, const char *want)
+{
+   SGT_CHECK(strstr(text, want) != NULL, "the report lacks \"%s\"", want);
+}
+
+static void name(struct sgt_device *d, VkObjectType type, uint64_t handle, const char *text)
+{
+   PFN_vkSetDebugUtilsObjectNameEXT set = (PFN_vkSetDebugUtilsObjectNameEXT)
+      vkGetDeviceProcAddr(d->device, "vkSetDebugUtilsObjectNameEXT");
+   SGT_REQUIRE(set, "vkSetDebugUtilsObjectNameEXT");
+   VkDebugUtilsObjectNameInfoEXT info = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
+                                         .objectType = type, .objectHandle = handle,
+                                         .pObjectName = text};
+   SGT_CHECK_VK(set(d->device, &info));
+}
+
+static _Atomic unsigned mine_count;
+static void on_mine(int sig)
+{
+   (void)sig;
+   atomic_fetch_add(&mine_count, 1);
+}
+
+/* Submits nothing but a wait for gate >= value and a fence signal. */
+static VkFence parked_submit(struct sgt_device *d, VkQueue queue, VkSemaphore gate, uint64_t value)
+{
+   VkFence fence = sgt_fence(d, false);
+   struct sgt_sem_op wait = {gate, value, 0};
+   struct sgt_batch b = {.wait_count = 1, .waits = &wait};
+   sgt_submit(false, queue, &b, fence);
+   return fence;
+}
+
+static void signal_and_finish(struct sgt_device *d, VkSemaphore gate, uint64_t value,
+                              VkFence fence)
+{
+   VkSemaphoreSignalInfo s = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
+                              .semaphore = gate, .value = value};
+   SGT_CHECK_VK(vkSignalSemaphore(d->device, &s));
+   SGT_CHECK(vkWaitForFences(d->device, 1, &fence, VK_TRUE, 5000 * MS) == VK_SUCCESS,
+             "the fence signals once the gate opens");
+   vkDestroyFence(d->device, fence, NULL);
+}
+
+int main(void)
+{
+   setenv("SOFTGPU_HANG_REPORT_MS", "100", 1);
+   struct sgt_device d;
+   sgt_device_create(&d, NULL);
+   VkQueue queue = d.queues[0][0];
+   VkSemaphore gate = sgt_timeline(&d, 0);
+   name(&d, VK_OBJECT_TYPE_QUEUE, (uint64_t)(uintptr_t)queue, "parked queue");
+   name(&d, VK_OBJECT_TYPE_SEMAPHORE, (uint64_t)gate, "gate");
+
+   /* A short wait: no report. */
+   VkFence fence = parked_submit(&d, queue, gate, 5);
+   name(&d, VK_OBJECT_TYPE_FENCE, (uint64_t)fence, "parked fence");
+   capture_begin();
+   VkResult r = vkWaitForFences(d.device, 1, &fence, VK_TRUE, 50 * MS);
+   char *text = capture_end();
+   SGT_CHECK(r == VK_TIMEOUT, "a 50 ms wait on a parked fence: %d", r);
+   SGT_CHECK(!strstr(text, "hang report"), "a wait shorter than the limit printed a report");
+   free(text);
+
+   /* A long one: one report, and the full wait. */
+   capture_begin();
+   uint64_t start = sgt_now_ns();
+   r = vkWaitForFences(d.device, 1, &fence, VK_TRUE, 400 * MS);
+   uint64_t waited = sgt_now_ns() - start;
+   text = capture_end();
+   SGT_CHECK(r == VK_TIMEOUT, "a 400 ms wait on a parked fence: %d", r);
+   SGT_CHECK(waited >= 400 * MS, "the wait returned after %llu ms, before its timeout",
+             (unsigned long long)(waited / MS));
+   SGT_CHECK(strstr(text, "hang report") && strstr(text, "in vkWaitForFences"),
+             "no hang report for vkWaitForFences");
+   const char *second = strstr(text, "hang report");
+   SGT_CHECK(!second || !strstr(second + 1, "hang report"), "more than one report");
+   expect(text, " \"parked fence\" (word 0x");
+   expect(text, ">= 1, now 0)");
+   expect(text, " \"parked queue\" (family 0, index 0, channel 0): 1 submissions, 0 complete; "
+                "waits for semaphore 0x");
+   expect(text, " \"gate\" (word 0x");
+   expect(text, ">= 5, now 0)");
+   free(text);
+   signal_and_finish(&d, gate, 5, fence);
+
+   /* Once per device. */
+   fence = parked_submit(&d, queue, gate, 9);
+   capture_begin();
+   r = vkWaitForFences(d.device, 1, &fence, VK_TRUE, 300 * MS);
+   text = capture_end();
+   SGT_CHECK(r == VK_TIMEOUT, "a second 300 ms wait on a parked fence: %d", r);
+   SGT_CHECK(!strstr(text, "hang report"), "a second report on the same device");
+   free(text);
+
+   /* SIGUSR1, the queue still parked on 9. */
+   capture_begin();
+   char cmd[512];
+   snprintf(cmd, sizeof(cmd), "%s/tools/softgpu-snapshot %d 2>/dev/null", SGT_SOURCE_DIR,
+            (int)getpid());
+   int rc = system(cmd);
+   text = NULL;
+   for (int i = 0; i < 100; i++) {
+      sgt_sleep_ms(50);
+      FILE *f = fopen(capture_path, "r");
+      char probe[4096] = "";
+      if (f) {
+         size_t n = fread(probe, 1, sizeof(probe) - 1, f);
+         probe[n] = '\0';
+         fclose(f);
+      }
+      if (strstr(probe, "snapshot (SIGUSR1)") && strstr(probe, "channel 0"))
+         break;
+   }
+   text = capture_end();
+   SGT_CHECK(rc == 0, "tools/softgpu-snapshot exited with %d", rc);
+   expect(text, "snapshot (SIGUSR1) of device 0x");
+   expect(text, " \"parked queue\" (family 0, index 0, channel 0): 2 submissions, 1 complete; "
+                "waits for semaphore 0x");
+   expect(text, ">= 9, now 5)");
+   free(text);
+   signal_and_finish(&d, gate, 9, fence);
+
+   vkDestroySemaphore(d.device, gate, NULL);
+   sgt_device_destroy(&d);
+   struct sigaction now;
+   SGT_REQUIRE(sigaction(SIGUSR1, NULL, &now) == 0, "sigaction");
+   SGT_CHECK(now.sa_handler == SIG_DFL && !(now.sa_flags & SA_SIGINFO),
+             "SIGUSR1 is not back to its default action after vkDestroyDevice");
+
+   /* The application's own handler stays. */
+   struct sigaction mine = {.sa_handler = on_mine};
+   sigemptyset(&mine.sa_mask);
+   SGT_REQUIRE(sigaction(SIGUSR1, &mine, NULL) == 0, "sigaction");
+   sgt_device_create(&d, NULL);
+   SGT_REQUIRE(sigaction(SIGUSR1, NULL, &now) == 0, "sigaction");
+   SGT_CHECK(now.sa_handler == on_mine, "vkCreateDevice replaced the application's handler");
+   SGT_REQUIRE(raise(SIGUSR1) == 0, "raise");
+   SGT_CHECK(atomic_load(&mine_count) == 1, "the application's handler ran %u times",
+             (unsigned)atomic_load(&mine_count));
+   sgt_device_destroy(&d);
+   return sgt_finish();
+}
