@@ -31,15 +31,11 @@ uint64_t sg_hang_report_ns_from_env(void)
 
 /* `kind 0x<handle> "name"`: the handle as softgpu knows it (a layer may
  * show the application another one), the debug-utils name if it has one. */
-static size_t put_object(char *buf, size_t size, size_t used, const char *kind, uint64_t handle)
+static size_t put_object(char *buf, size_t size, size_t used, const char *kind, uint64_t handle,
+                         const char *name)
 {
    used = sg_appendf(buf, size, used, "%s 0x%llx", kind, (unsigned long long)handle);
-   struct sg_object *obj = sg_object_from_u64(handle);
-   sg_object_meta_lock();
-   if (obj->name)
-      used = sg_appendf(buf, size, used, " \"%s\"", obj->name);
-   sg_object_meta_unlock();
-   return used;
+   return name[0] ? sg_appendf(buf, size, used, " \"%s\"", name) : used;
 }
 
 /* `fence 0x55d0c3a0 "name" (word 0x1008 >= 1, now 0)` */
@@ -50,8 +46,9 @@ static size_t put_word(struct sg_device *dev, char *buf, size_t size, size_t use
    uint64_t handle;
    uint64_t now = atomic_load_explicit(hw_sem_word(hw_gpu_memory(dev->gpu), va),
                                        memory_order_acquire);
-   if (sg_sync_word_owner(&dev->sync_words, va, &kind, &handle))
-      used = put_object(buf, size, used, kind, handle);
+   char name[128];
+   if (sg_sync_word_owner(&dev->sync_words, va, &kind, &handle, name, sizeof(name)))
+      used = put_object(buf, size, used, kind, handle, name);
    else
       used = sg_appendf(buf, size, used, "GPU memory");
    return sg_appendf(buf, size, used, " (word 0x%llx >= %llu, now %llu)", (unsigned long long)va,
@@ -68,7 +65,10 @@ static size_t put_queues(struct sg_device *dev, char *buf, size_t size, size_t u
          unused++;
          continue;
       }
-      used = put_object(buf, size, sg_appendf(buf, size, used, "  "), "queue", (uint64_t)(uintptr_t)q);
+      char name[128];
+      sg_object_copy_name(&q->base, name, sizeof(name));   /* queues live as long as dev */
+      used = put_object(buf, size, sg_appendf(buf, size, used, "  "), "queue",
+                        (uint64_t)(uintptr_t)q, name);
       used = sg_appendf(buf, size, used, " (family %u, index %u, channel %u): %llu submissions, %llu "
                  "complete", q->family, q->index_in_family, q->channel,
                  (unsigned long long)q->submitted, (unsigned long long)done);

@@ -1,6 +1,7 @@
 #include "sg_object.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sg_alloc.h"
@@ -29,11 +30,22 @@ void sg_object_init(struct sg_object *obj, VkObjectType type, struct sg_device *
 
 void sg_object_finish(struct sg_object *obj)
 {
-   sg_free(obj->meta_alloc, obj->name);
-   sg_free(obj->meta_alloc, obj->private_data);
+   /* Reports may read the name from other threads (sg_object_copy_name). */
+   sg_object_meta_lock();
+   char *name = obj->name;
    obj->name = NULL;
+   sg_object_meta_unlock();
+   sg_free(obj->meta_alloc, name);
+   sg_free(obj->meta_alloc, obj->private_data);
    obj->private_data = NULL;
    obj->private_count = obj->private_capacity = 0;
+}
+
+void sg_object_copy_name(struct sg_object *obj, char *buf, size_t size)
+{
+   sg_object_meta_lock();
+   snprintf(buf, size, "%s", obj->name ? obj->name : "");
+   sg_object_meta_unlock();
 }
 
 VkResult sg_object_set_name(struct sg_object *obj, const char *name)

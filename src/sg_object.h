@@ -73,6 +73,9 @@ static inline struct sg_object *sg_object_from_u64(uint64_t handle)
 void sg_object_meta_lock(void);
 void sg_object_meta_unlock(void);
 
+/* Copies the object's name into buf ("" if it has none), under the lock. */
+void sg_object_copy_name(struct sg_object *obj, char *buf, size_t size);
+
 /* Replaces the object's name (NULL clears it). */
 VkResult sg_object_set_name(struct sg_object *obj, const char *name);
 

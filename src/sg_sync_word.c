@@ -5,6 +5,7 @@
 #include "hw_gpu.h"
 #include "sg_alloc.h"
 #include "sg_log.h"
+#include "sg_object.h"
 
 #define WORDS_PER_PAGE (HW_PAGE_SIZE / 8u)
 
@@ -107,7 +108,8 @@ void sg_sync_word_name(struct sg_sync_words *w, uint64_t va, const char *kind, u
    pthread_mutex_unlock(&w->lock);
 }
 
-bool sg_sync_word_owner(struct sg_sync_words *w, uint64_t va, const char **kind, uint64_t *handle)
+bool sg_sync_word_owner(struct sg_sync_words *w, uint64_t va, const char **kind, uint64_t *handle,
+                        char *name, size_t name_size)
 {
    pthread_mutex_lock(&w->lock);
    struct sg_sync_owner *o = owner_of(w, va);
@@ -115,6 +117,9 @@ bool sg_sync_word_owner(struct sg_sync_words *w, uint64_t va, const char **kind,
    if (known) {
       *kind = o->kind;
       *handle = o->handle;
+      /* Owners free their word before they free themselves, so while the
+       * lock is held the object (and its name) is alive. */
+      sg_object_copy_name(sg_object_from_u64(o->handle), name, name_size);
    }
    pthread_mutex_unlock(&w->lock);
    return known;

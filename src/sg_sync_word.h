@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <vulkan/vulkan_core.h>
 
@@ -32,8 +33,11 @@ void sg_sync_words_finish(struct sg_sync_words *w);
 VkResult sg_sync_word_alloc(struct sg_sync_words *w, uint64_t *va, _Atomic uint64_t **host);
 void sg_sync_word_free(struct sg_sync_words *w, uint64_t va);
 /* Records which object a word belongs to (kind: a string literal such as
- * "fence"), and looks it up: false if the VA is no named word of ours. */
+ * "fence"; handle: the sg_object), and looks it up, with a copy of the
+ * object's debug-utils name ("" if none): false if the VA is no named
+ * word of ours. */
 void sg_sync_word_name(struct sg_sync_words *w, uint64_t va, const char *kind, uint64_t handle);
-bool sg_sync_word_owner(struct sg_sync_words *w, uint64_t va, const char **kind, uint64_t *handle);
+bool sg_sync_word_owner(struct sg_sync_words *w, uint64_t va, const char **kind, uint64_t *handle,
+                        char *name, size_t name_size);
 
 #endif
