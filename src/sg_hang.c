@@ -38,7 +38,27 @@ static size_t put_object(char *buf, size_t size, size_t used, const char *kind, 
    return name[0] ? sg_appendf(buf, size, used, " \"%s\"", name) : used;
 }
 
-/* `fence 0x55d0c3a0 "name" (word 0x1008 >= 1, now 0)` */
+/* The edge of the wait-for graph: which queue's submitted work will
+ * signal va to value, or that none will. */
+static size_t put_signaler(struct sg_device *dev, char *buf, size_t size, size_t used,
+                           uint64_t va, uint64_t value)
+{
+   for (uint32_t i = 0; i < dev->queue_count; i++) {
+      struct sg_queue *q = &dev->queues[i];
+      uint64_t number;
+      if (q->submitted && sg_queue_pending_signal(q, va, value, &number)) {
+         char name[128];
+         sg_object_copy_name(&q->base, name, sizeof(name));
+         used = put_object(buf, size, sg_appendf(buf, size, used, ", signaled by "), "queue",
+                           (uint64_t)(uintptr_t)q, name);
+         return sg_appendf(buf, size, used, " submission %llu", (unsigned long long)number);
+      }
+   }
+   return sg_appendf(buf, size, used, ", which no submitted work signals that far: only the "
+                     "host can");
+}
+
+/* `fence 0x55d0c3a0 "name" (word 0x1008 >= 1, now 0)` and who signals it */
 static size_t put_word(struct sg_device *dev, char *buf, size_t size, size_t used, uint64_t va,
                        uint64_t value)
 {
@@ -51,8 +71,9 @@ static size_t put_word(struct sg_device *dev, char *buf, size_t size, size_t use
       used = put_object(buf, size, used, kind, handle, name);
    else
       used = sg_appendf(buf, size, used, "GPU memory");
-   return sg_appendf(buf, size, used, " (word 0x%llx >= %llu, now %llu)", (unsigned long long)va,
-              (unsigned long long)value, (unsigned long long)now);
+   used = sg_appendf(buf, size, used, " (word 0x%llx >= %llu, now %llu)", (unsigned long long)va,
+                     (unsigned long long)value, (unsigned long long)now);
+   return now >= value ? used : put_signaler(dev, buf, size, used, va, value);
 }
 
 static size_t put_queues(struct sg_device *dev, char *buf, size_t size, size_t used)

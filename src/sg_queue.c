@@ -36,6 +36,7 @@ VkResult sg_queue_init(struct sg_queue *queue, struct sg_device *dev, uint32_t f
    queue->flags = flags;
    queue->priority = priority;
    queue->channel = sg_device_channel(dev, family, index);
+   pthread_mutex_init(&queue->signal_lock, NULL);
 
    struct hw_mem *mem = hw_gpu_memory(dev->gpu);
    VkResult r = VK_ERROR_OUT_OF_DEVICE_MEMORY;
@@ -64,6 +65,7 @@ fail_control:
    hw_mem_free(mem, queue->ring_va);
 fail_ring:
    SG_LOG(SG_LOG_ERROR, SG_AREA_RING, "cannot set up the channel of queue %u.%u", family, index);
+   pthread_mutex_destroy(&queue->signal_lock);
    sg_object_finish(&queue->base);
    return r;
 }
@@ -81,6 +83,7 @@ void sg_queue_finish(struct sg_queue *queue)
    sg_sync_word_free(&dev->sync_words, queue->progress_va);
    /* The ring and control page stay allocated: the channel stays bound to
     * them until the GPU is destroyed with the device. */
+   pthread_mutex_destroy(&queue->signal_lock);
    sg_object_finish(&queue->base);
 }
 
@@ -264,6 +267,32 @@ struct submit {
  * first releases the queue's progress counter, so that pushbuffers can be
  * recycled as soon as a fence or semaphore shows the work done, then the
  * fence, and closes with the link slot. */
+/* Records a signal for hang reports (sg_queue_pending_signal). */
+static void log_signal(struct sg_queue *q, uint64_t va, uint64_t value, uint64_t number)
+{
+   pthread_mutex_lock(&q->signal_lock);
+   q->signal_log[q->signal_next++ % SG_QUEUE_SIGNAL_LOG] =
+      (struct sg_queue_signal){va, value, number};
+   pthread_mutex_unlock(&q->signal_lock);
+}
+
+bool sg_queue_pending_signal(struct sg_queue *q, uint64_t va, uint64_t value, uint64_t *number)
+{
+   uint64_t done = atomic_load_explicit(q->progress, memory_order_acquire);
+   bool found = false;
+   pthread_mutex_lock(&q->signal_lock);
+   uint32_t n = q->signal_next < SG_QUEUE_SIGNAL_LOG ? q->signal_next : SG_QUEUE_SIGNAL_LOG;
+   for (uint32_t i = 0; i < n && !found; i++) {
+      const struct sg_queue_signal *e = &q->signal_log[(q->signal_next - 1 - i) % SG_QUEUE_SIGNAL_LOG];
+      if (e->va == va && e->value >= value && e->number > done) {
+         found = true;
+         *number = e->number;
+      }
+   }
+   pthread_mutex_unlock(&q->signal_lock);
+   return found;
+}
+
 static uint32_t *emit_releases(uint32_t *p, struct submit *s, const struct batch *b, bool last)
 {
    const uint32_t flags = HW_PKT_FLAG_WFI | HW_PKT_FLAG_INTERRUPT;
@@ -273,10 +302,13 @@ static uint32_t *emit_releases(uint32_t *p, struct submit *s, const struct batch
       uint64_t value;
       struct sg_semaphore *sem = sem_op(b, true, i, &value);
       p = hw_emit_sem(p, HW_OP_SEM_RELEASE, flags, sem->va, value);
+      log_signal(s->queue, sem->va, value, s->number);
    }
-   if (last && s->fence)
-      p = hw_emit_sem(p, HW_OP_SEM_RELEASE, flags, s->fence->va,
-                      atomic_load_explicit(&s->fence->target, memory_order_relaxed));
+   if (last && s->fence) {
+      uint64_t target = atomic_load_explicit(&s->fence->target, memory_order_relaxed);
+      p = hw_emit_sem(p, HW_OP_SEM_RELEASE, flags, s->fence->va, target);
+      log_signal(s->queue, s->fence->va, target, s->number);
+   }
    if (last) {
       p = hw_emit_link_slot(p);
       s->tail_slot = p - (1 + HW_PKT_LINK_DWORDS);

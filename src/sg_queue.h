@@ -1,6 +1,8 @@
 #ifndef SG_QUEUE_H
 #define SG_QUEUE_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 
 #include "hw_packets.h"
@@ -10,6 +12,7 @@
 struct sg_device;
 
 #define SG_QUEUE_MAX_LABEL_DEPTH 64
+#define SG_QUEUE_SIGNAL_LOG 64u
 /* Ring entries per channel; a full ring chains through link slots. */
 #define SG_RING_ENTRIES 1024u
 /* Submission segments are written into blocks of this many dwords. */
@@ -56,9 +59,24 @@ struct sg_queue {
    char *labels[SG_QUEUE_MAX_LABEL_DEPTH];
    uint32_t label_depth;
    char *last_inserted_label;
+
+   /* The last SG_QUEUE_SIGNAL_LOG semaphore and fence signals submitted
+    * (word, value, submission number), for hang reports, which read them
+    * from other threads: under signal_lock. */
+   pthread_mutex_t signal_lock;
+   struct sg_queue_signal {
+      uint64_t va, value, number;
+   } signal_log[SG_QUEUE_SIGNAL_LOG];
+   uint32_t signal_next;                /* total recorded; slot = next % size */
 };
 
 SG_DEFINE_HANDLE_CASTS(sg_queue, VkQueue)
+
+/* A signal of word va to at least value that the queue has submitted and
+ * not yet executed: true, with its submission number. A signal older than
+ * the log's SG_QUEUE_SIGNAL_LOG entries is not found. */
+bool sg_queue_pending_signal(struct sg_queue *queue, uint64_t va, uint64_t value,
+                             uint64_t *number);
 
 VkResult sg_queue_init(struct sg_queue *queue, struct sg_device *device, uint32_t family,
                        uint32_t index, VkDeviceQueueCreateFlags flags, float priority);

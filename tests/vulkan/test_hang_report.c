@@ -7,9 +7,10 @@
  * waits on a timeline value nothing has signaled is waited on for 400 ms:
  * the wait returns VK_TIMEOUT no earlier than 400 ms (the report does not
  * cut it short), and stderr then holds one report that names the call
- * (vkWaitForFences), the fence (by its debug-utils name) and its word
- * (>= 1, now 0), the queue with its submission count, and that the queue
- * waits for the timeline semaphore, by name, >= 5 (now 0). After the host signals 5 the fence
+ * (vkWaitForFences) and the wait-for chain, by debug-utils names: the fence
+ * (>= 1, now 0) is signaled by queue 0's submission 1; queue 0 waits for
+ * "relay" >= 3, signaled by queue 1's submission 1; queue 1 waits for
+ * "gate" >= 5, which no submitted work signals: only the host can. After the host signals 5 the fence
  * signals. A second such wait on the same device prints nothing (once per
  * device), and a wait shorter than the limit never prints.
  *
@@ -114,12 +115,22 @@ int main(void)
    struct sgt_device d;
    sgt_device_create(&d, NULL);
    VkQueue queue = d.queues[0][0];
-   VkSemaphore gate = sgt_timeline(&d, 0);
+   VkQueue relay_queue = d.queues[0][1];
+   VkSemaphore gate = sgt_timeline(&d, 0), relay = sgt_timeline(&d, 0);
    name(&d, VK_OBJECT_TYPE_QUEUE, (uint64_t)(uintptr_t)queue, "parked queue");
+   name(&d, VK_OBJECT_TYPE_QUEUE, (uint64_t)(uintptr_t)relay_queue, "relay queue");
    name(&d, VK_OBJECT_TYPE_SEMAPHORE, (uint64_t)gate, "gate");
+   name(&d, VK_OBJECT_TYPE_SEMAPHORE, (uint64_t)relay, "relay");
+
+   /* The wait-for chain: host -> fence -> queue 0 -> relay >= 3 -> queue 1
+    * -> gate >= 5 -> the host. */
+   struct sgt_sem_op relay_wait = {gate, 5, 0}, relay_signal = {relay, 3, 0};
+   struct sgt_batch relay_batch = {.wait_count = 1, .waits = &relay_wait, .signal_count = 1,
+                                   .signals = &relay_signal};
+   sgt_submit(false, relay_queue, &relay_batch, VK_NULL_HANDLE);
 
    /* A short wait: no report. */
-   VkFence fence = parked_submit(&d, queue, gate, 5);
+   VkFence fence = parked_submit(&d, queue, relay, 3);
    name(&d, VK_OBJECT_TYPE_FENCE, (uint64_t)fence, "parked fence");
    capture_begin();
    VkResult r = vkWaitForFences(d.device, 1, &fence, VK_TRUE, 50 * MS);
@@ -142,11 +153,17 @@ int main(void)
    const char *second = strstr(text, "hang report");
    SGT_CHECK(!second || !strstr(second + 1, "hang report"), "more than one report");
    expect(text, " \"parked fence\" (word 0x");
-   expect(text, ">= 1, now 0)");
+   expect(text, ">= 1, now 0), signaled by queue 0x");
+   expect(text, " \"parked queue\" submission 1\n");
    expect(text, " \"parked queue\" (family 0, index 0, channel 0): 1 submissions, 0 complete; "
                 "waits for semaphore 0x");
+   expect(text, " \"relay\" (word 0x");
+   expect(text, ">= 3, now 0), signaled by queue 0x");
+   expect(text, " \"relay queue\" submission 1\n");
+   expect(text, " \"relay queue\" (family 0, index 1, channel 1): 1 submissions, 0 complete; "
+                "waits for semaphore 0x");
    expect(text, " \"gate\" (word 0x");
-   expect(text, ">= 5, now 0)");
+   expect(text, ">= 5, now 0), which no submitted work signals that far: only the host can\n");
    free(text);
    signal_and_finish(&d, gate, 5, fence);
 
@@ -188,6 +205,7 @@ int main(void)
    signal_and_finish(&d, gate, 9, fence);
 
    vkDestroySemaphore(d.device, gate, NULL);
+   vkDestroySemaphore(d.device, relay, NULL);
    sgt_device_destroy(&d);
    struct sigaction now;
    SGT_REQUIRE(sigaction(SIGUSR1, NULL, &now) == 0, "sigaction");
