@@ -14,11 +14,15 @@
 
 #define REPORT_BYTES 16384u   /* what one log line holds (util/sg_log.c) */
 
+/* A wait this long without progress is a hang far more often than not, and
+ * one report on stderr is cheap next to hanging silently. */
+#define DEFAULT_HANG_REPORT_MS 10000u
+
 uint64_t sg_hang_report_ns_from_env(void)
 {
    const char *v = getenv("SOFTGPU_HANG_REPORT_MS");
    if (!v || !*v)
-      return 0;
+      return (uint64_t)DEFAULT_HANG_REPORT_MS * 1000000u;
    char *end;
    unsigned long long ms = strtoull(v, &end, 10);
    if (*end || ms > UINT64_MAX / 1000000u) {

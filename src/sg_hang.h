@@ -15,7 +15,7 @@
 
 struct sg_device;
 
-/* Reads SOFTGPU_HANG_REPORT_MS (0 or unset: no reports) for a new device. */
+/* Reads SOFTGPU_HANG_REPORT_MS (unset: 10 s; 0: no reports) for a new device. */
 uint64_t sg_hang_report_ns_from_env(void);
 
 /* hw_wait for the device's host waits; `call` names the Vulkan command in
