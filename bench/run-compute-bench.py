@@ -23,16 +23,15 @@ import argparse
 import datetime
 import json
 import os
-import platform
-import resource
-import statistics
 import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DOC = os.path.join(ROOT, "docs", "performance.md")
-LAVAPIPE_MANIFEST = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+from benchlib import DOC, LAVAPIPE_MANIFEST, ROOT
+from benchlib import (log, cpu_model, proc_stat, wait_quiet, children_cpu, os_name,
+                      git_rev, lavapipe_version, med, values, fmt, paired_ratios, section,
+                      write_doc)
+
 BEGIN = "<!-- compute-bench:begin (written by bench/run-compute-bench.py --write) -->"
 END = "<!-- compute-bench:end -->"
 SECTION = "## Compute"
@@ -78,81 +77,6 @@ HOST = [
     ("host_sum.gbps", "reduce", None, "the same sum in C, 1 thread"),
 ]
 CPU_PHASES = ["dispatch", "dispatch_barrier", "saxpy", "sgemm", "reduce"]
-
-
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
-
-
-# ---- machine and load (as in run-submit-bench.py) ------------------------------------
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def proc_stat():
-    """(busy, steal, total) jiffies of the whole machine."""
-    with open("/proc/stat") as f:
-        v = [int(x) for x in f.readline().split()[1:]]
-    user, nice, system, idle, iowait, irq, softirq, steal = (v + [0] * 8)[:8]
-    busy = user + nice + system + irq + softirq
-    return busy, steal, busy + idle + iowait + steal
-
-
-def busy_cores(seconds=0.3):
-    b0, _, _ = proc_stat()
-    time.sleep(seconds)
-    b1, _, _ = proc_stat()
-    return (b1 - b0) / os.sysconf("SC_CLK_TCK") / seconds
-
-
-def wait_quiet(limit_s, threshold=0.25):
-    """Waits up to limit_s for the rest of the machine to go quiet; returns
-    the seconds waited. The run goes ahead either way: its load is recorded."""
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < limit_s and busy_cores() > threshold:
-        time.sleep(0.7)
-    return time.monotonic() - t0
-
-
-def children_cpu():
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
-
-
-def os_name():
-    try:
-        return platform.freedesktop_os_release().get("PRETTY_NAME", "Linux")
-    except (OSError, AttributeError):
-        return "Linux"
-
-
-def git_rev():
-    try:
-        rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"],
-                             capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "src", "hw",
-                                "icd", "util", "compiler"],
-                               capture_output=True, text=True).stdout.strip()
-        return rev + ("+dirty" if dirty else "") if rev else "unknown"
-    except OSError:
-        return "unknown"
-
-
-def lavapipe_version():
-    try:
-        out = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "mesa-vulkan-drivers"],
-                             capture_output=True, text=True).stdout.strip()
-        return f"mesa-vulkan-drivers {out}" if out else "version unknown"
-    except OSError:
-        return "version unknown"
 
 
 # ---- running and parsing ----------------------------------------------------------
@@ -219,40 +143,10 @@ def run_one(exe, manifest, args, softgpu, timeout):
 
 # ---- statistics ---------------------------------------------------------------------
 
-def med(xs):
-    xs = [x for x in xs if x is not None]
-    return statistics.median(xs) if xs else float("nan")
-
-
-def values(runs, key):
-    return [r["metrics"].get(key) for r in runs]
-
-
-def fmt(x, digits=3):
-    if x != x:   # NaN
-        return "n/a"
-    if abs(x) >= 1e6:
-        return f"{x / 1e6:.2f} M"
-    if abs(x) >= 1e4:
-        return f"{x / 1e3:.0f} k"
-    if abs(x) >= 100:
-        return f"{x:.0f}"
-    return f"{x:.{digits}g}"
-
-
 def fratio(x):
     if x != x:
         return "n/a"
     return f"{x:.3g}"
-
-
-def paired_ratios(sg, lvp, key):
-    out = []
-    for a, b in zip(sg, lvp):
-        x, y = a["metrics"].get(key), b["metrics"].get(key)
-        if x is not None and y:
-            out.append(x / y)
-    return out
 
 
 def sizes(runs):
@@ -355,40 +249,6 @@ def markdown(sg, lvp, meta):
              f"at most per invocation): {meta['waited']:.0f} s in all. Total "
              f"{meta['total_s'] / 60:.0f} minutes.")
     return "\n".join(L)
-
-
-def section(md, meta):
-    cmds = "\n".join("    " + c for c in meta["commands"])
-    return "\n".join([
-        BEGIN,
-        "",
-        f"Date: {meta['date']}. Machine: {meta['machine']}.",
-        "",
-        "Commands (from the repository root):",
-        "",
-        cmds,
-        "",
-        md,
-        "",
-        END,
-    ])
-
-
-def write_doc(text):
-    with open(DOC) as f:
-        doc = f.read()
-    if BEGIN in doc and END in doc:
-        a = doc.index(BEGIN)
-        b = doc.index(END) + len(END)
-        doc = doc[:a] + text + doc[b:]
-    elif "\n" + SECTION + "\n" in doc:
-        a = doc.index("\n" + SECTION + "\n")
-        nl = doc.index("\n", a + 1)
-        doc = doc[:nl + 1] + "\n" + text + "\n" + doc[nl + 1:]
-    else:
-        doc = doc.rstrip("\n") + "\n\n" + SECTION + "\n\n" + text + "\n"
-    with open(DOC, "w") as f:
-        f.write(doc)
 
 
 # ---- main --------------------------------------------------------------------------
@@ -514,7 +374,7 @@ def main():
         with open(a.json, "w") as f:
             json.dump({"meta": meta, "softgpu": sg, "lavapipe": lvp}, f, indent=1)
     if a.write:
-        write_doc(section(md, meta))
+        write_doc(section(md, meta, BEGIN, END), BEGIN, END, SECTION)
         log(f"updated {DOC}")
     log(f"total {time.monotonic() - t0:.0f} s, of which {waited:.0f} s waiting for a quiet machine")
 

@@ -30,13 +30,10 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from benchlib import ROOT, log
+
 TARGETS = {"stream": 0.70, "arith": 0.15}   # at W=32
 UNITS = {"arith": "Mop/s", "stream": "Mel/s", "stream4": "Mel/s", "barrier": "Mop/s"}
-
-
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
 
 
 def build(build_dir):

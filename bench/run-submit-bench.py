@@ -17,17 +17,16 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import re
-import resource
-import statistics
 import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DOC = os.path.join(ROOT, "docs", "performance.md")
-LAVAPIPE_MANIFEST = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+from benchlib import DOC, LAVAPIPE_MANIFEST, ROOT
+from benchlib import (log, cpu_model, proc_stat, wait_quiet, children_cpu, os_name,
+                      git_rev, lavapipe_version, med, values, fmt, paired_ratios, section,
+                      write_doc)
+
 BEGIN = "<!-- submission-bench:begin (written by bench/run-submit-bench.py --write) -->"
 END = "<!-- submission-bench:end -->"
 
@@ -44,54 +43,6 @@ TPUT_PHASES = [
 RT_TARGET = 1.0 / 7.0
 CPU_TARGET = 3.0
 TPUT_TARGET = 10.0
-
-
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
-
-
-# ---- machine and load -------------------------------------------------------------
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def proc_stat():
-    """(busy, steal, total) jiffies of the whole machine."""
-    with open("/proc/stat") as f:
-        v = [int(x) for x in f.readline().split()[1:]]
-    user, nice, system, idle, iowait, irq, softirq, steal = (v + [0] * 8)[:8]
-    busy = user + nice + system + irq + softirq
-    return busy, steal, busy + idle + iowait + steal
-
-
-def busy_cores(seconds=0.3):
-    """Cores the machine keeps busy over a short sample (we are idle meanwhile)."""
-    b0, _, _ = proc_stat()
-    time.sleep(seconds)
-    b1, _, _ = proc_stat()
-    return (b1 - b0) / os.sysconf("SC_CLK_TCK") / seconds
-
-
-def wait_quiet(limit_s, threshold=0.25):
-    """Waits up to limit_s for the rest of the machine to go quiet; returns
-    the seconds waited. The run goes ahead either way: its load is recorded."""
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < limit_s and busy_cores() > threshold:
-        time.sleep(0.7)
-    return time.monotonic() - t0
-
-
-def children_cpu():
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
 
 
 # ---- running and parsing ----------------------------------------------------------
@@ -163,36 +114,6 @@ def run_one(exe, manifest, args, softgpu, cpus=None):
 
 
 # ---- statistics ---------------------------------------------------------------------
-
-def med(xs):
-    xs = [x for x in xs if x is not None]
-    return statistics.median(xs) if xs else float("nan")
-
-
-def values(runs, key):
-    return [r["metrics"].get(key) for r in runs]
-
-
-def fmt(x, digits=3):
-    if x != x:   # NaN
-        return "n/a"
-    if abs(x) >= 1e6:
-        return f"{x / 1e6:.2f} M"
-    if abs(x) >= 1e4:
-        return f"{x / 1e3:.0f} k"
-    if abs(x) >= 100:
-        return f"{x:.0f}"
-    return f"{x:.{digits}g}"
-
-
-def paired_ratios(sg, lvp, key):
-    out = []
-    for a, b in zip(sg, lvp):
-        x, y = a["metrics"].get(key), b["metrics"].get(key)
-        if x is not None and y:
-            out.append(x / y)
-    return out
-
 
 def summarize(sg, lvp):
     s = {"latency": [], "tput": [], "cpu": [], "targets": [], "counters": [], "threads": []}
@@ -368,40 +289,6 @@ def markdown(s, meta):
     return "\n".join(L)
 
 
-def section(md, meta):
-    cmds = "\n".join("    " + c for c in meta["commands"])
-    return "\n".join([
-        BEGIN,
-        "",
-        f"Date: {meta['date']}. Machine: {meta['machine']}.",
-        "",
-        "Commands (from the repository root):",
-        "",
-        cmds,
-        "",
-        md,
-        "",
-        END,
-    ])
-
-
-def write_doc(text):
-    with open(DOC) as f:
-        doc = f.read()
-    if BEGIN in doc and END in doc:
-        a = doc.index(BEGIN)
-        b = doc.index(END) + len(END)
-        doc = doc[:a] + text + doc[b:]
-    elif "\n## Submission" in doc:
-        a = doc.index("\n## Submission")
-        nl = doc.index("\n", a + 1)
-        doc = doc[:nl + 1] + "\n" + text + "\n" + doc[nl + 1:]
-    else:
-        doc = doc.rstrip("\n") + "\n\n## Submission\n\n" + text + "\n"
-    with open(DOC, "w") as f:
-        f.write(doc)
-
-
 # ---- main --------------------------------------------------------------------------
 
 def main():
@@ -497,16 +384,9 @@ def main():
         with open(a.json, "w") as f:
             json.dump({"meta": meta, "softgpu": sg, "lavapipe": lvp}, f, indent=1)
     if a.write:
-        write_doc(section(md, meta))
+        write_doc(section(md, meta, BEGIN, END), BEGIN, END, "## Submission")
         log(f"updated {DOC}")
     log(f"total {time.monotonic() - t0:.0f} s, of which {waited:.0f} s waiting for a quiet machine")
-
-
-def os_name():
-    try:
-        return platform.freedesktop_os_release().get("PRETTY_NAME", "Linux")
-    except (OSError, AttributeError):
-        return "Linux"
 
 
 def invocation(a):
@@ -518,26 +398,6 @@ def invocation(a):
     if a.seconds != 0.25:
         cmd += f" --seconds {a.seconds}"
     return cmd
-
-
-def git_rev():
-    try:
-        rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"],
-                             capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "src", "hw",
-                                "icd", "util"], capture_output=True, text=True).stdout.strip()
-        return rev + ("+dirty" if dirty else "") if rev else "unknown"
-    except OSError:
-        return "unknown"
-
-
-def lavapipe_version():
-    try:
-        out = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "mesa-vulkan-drivers"],
-                             capture_output=True, text=True).stdout.strip()
-        return f"mesa-vulkan-drivers {out}" if out else "version unknown"
-    except OSError:
-        return "version unknown"
 
 
 if __name__ == "__main__":

@@ -448,7 +448,9 @@ static enum step execute(struct hw_channel *ch, struct hw_frame *f, uint32_t op,
    case HW_OP_LINK_SLOT:
       return link_slot(ch, f, pl, next);
    default:
-      hw_gpu_fault(ch->gpu, ch, "opcode %u is not implemented by the %s", op, ch->engine->name);
+      /* A malformed pushbuffer (or a compute packet sent to the DMA engine):
+       * the hardware faults, as a real one does on an invalid method. */
+      hw_gpu_fault(ch->gpu, ch, "opcode %u is not a packet the %s executes", op, ch->engine->name);
       return STEP_FAULT;
    }
    if (r == STEP_DONE)
