@@ -146,6 +146,10 @@ void sc_validate(const uint32_t *words, size_t count, struct sc_error *e);
 void sc_translate(const struct sc_module *m, const struct sc_options *o, struct sc_mir *mir,
                   struct sc_error *e);
 
+/* sc_mir_opt.c: copy propagation, common subexpressions and dead code,
+ * within basic blocks. */
+void sc_mir_optimize(struct sc_mir *mir, struct sc_error *e);
+
 /* sc_regalloc.c: live intervals and register assignment. */
 void sc_regalloc(struct sc_mir *mir, struct sc_error *e, uint32_t *vregs, uint32_t *uregs);
 

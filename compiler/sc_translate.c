@@ -117,6 +117,9 @@ struct tx {
    uint8_t *promote;            /* per id: a variable kept in registers */
    uint8_t *used_globals;       /* per id, during prologue(); freed by tx_free on failure */
    uint8_t *join;               /* per block: a merge block or continue target */
+   uint8_t *used_outside;       /* per id, scratch of mark_live_out */
+   uint8_t *var_divergent;      /* per promoted variable: may differ between lanes */
+   uint8_t *ctrl;               /* per block: reached by only part of the lanes */
    uint32_t *stack;             /* per block: scratch for walks */
    struct sc_opnd **slots;      /* per promoted variable: one register per scalar */
    uint32_t exit_label;         /* the program's final EXIT */
@@ -1120,7 +1123,7 @@ static void promoted_variable(struct tx *t, uint32_t var, struct ptr *p, uint32_
    t->slots[var] = slots;
    for (uint32_t i = 0; i < n; i++) {
       struct tinfo s = scalar_at(t, p->pointee, i);
-      uint32_t r = new_reg(t, is64(&s) ? 2 : 1, false);
+      uint32_t r = new_reg(t, is64(&s) ? 2 : 1, !t->var_divergent[var]);
       t->mir->regs[r].variable = true;
       slots[i] = sc_reg(r);
    }
@@ -3708,8 +3711,12 @@ static bool inherently_divergent(const struct tx *t, uint32_t at)
       uint32_t storage = t->m->words[v->def + 3];
       if (storage == SpvStorageClassInput)
          return v->builtin && builtin_divergent(v->builtin - 1);
-      /* Per-invocation memory holds per-invocation values. */
-      return storage == SpvStorageClassFunction || storage == SpvStorageClassPrivate;
+      /* Per-invocation memory holds per-invocation values, but a variable
+       * kept in registers that only ever receives the same value in every
+       * lane, in code every lane runs, holds warp-invariant values. */
+      if (storage != SpvStorageClassFunction && storage != SpvStorageClassPrivate)
+         return false;
+      return !t->promote[var] || t->var_divergent[var];
    }
    case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange: case SpvOpAtomicIIncrement:
    case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicSMin:
@@ -3864,16 +3871,35 @@ static void loop_blocks(struct tx *t, uint32_t h, uint8_t *in)
    free(stack);
 }
 
-/* Marks every result defined in the given blocks divergent. */
-static bool mark_blocks(struct tx *t, const uint8_t *in)
+/* Temporal divergence: lanes that leave a loop in different iterations
+ * carry out different iterations' values, so every result the loop's
+ * blocks (in) define and code outside them uses is divergent. Inside the
+ * loop the lanes still in it run each iteration together, so a value
+ * uniform within an iteration (an address, a push constant, a counter
+ * derived from uniform values) stays uniform there. Any operand word is
+ * taken for an id: a literal mistaken for one only costs a uniform
+ * register. */
+static bool mark_live_out(struct tx *t, const uint8_t *in)
 {
+   const struct sc_module *m = t->m;
+   memset(t->used_outside, 0, m->bound);
+   for (uint32_t i = 0; i < t->block_count; i++) {
+      if (in[i])
+         continue;
+      for (uint32_t at = t->blocks[i].start; at <= t->blocks[i].term; at += sc_len(m, at)) {
+         for (uint32_t k = 1; k < sc_len(m, at); k++) {
+            if (m->words[at + k] < m->bound)
+               t->used_outside[m->words[at + k]] = 1;
+         }
+      }
+   }
    bool changed = false;
    for (uint32_t i = 0; i < t->block_count; i++) {
       if (!in[i])
          continue;
-      for (uint32_t at = t->blocks[i].start; at <= t->blocks[i].term; at += sc_len(t->m, at)) {
+      for (uint32_t at = t->blocks[i].start; at <= t->blocks[i].term; at += sc_len(m, at)) {
          uint32_t id = result_id(t, at);
-         if (id && !t->divergent[id] && sc_op(t->m, at) != SpvOpVariable) {
+         if (id && !t->divergent[id] && t->used_outside[id] && sc_op(m, at) != SpvOpVariable) {
             t->divergent[id] = 1;
             changed = true;
          }
@@ -3923,6 +3949,117 @@ static bool divergent_join(struct tx *t, const struct block *b)
    return false;
 }
 
+/* Where the lanes that part at block h's divergent branch rejoin, besides
+ * h's own merge: the merge blocks (1 in stop) and continue targets (2) of
+ * the loops around h, where a break or continue waits. */
+static void rejoin_points(struct tx *t, uint32_t h, uint8_t *stop, uint8_t *in)
+{
+   memset(stop, 0, t->block_count);
+   for (uint32_t l = 0; l < t->block_count; l++) {
+      const struct block *lb = &t->blocks[l];
+      if (l == h || !lb->merge || sc_op(t->m, lb->merge) != SpvOpLoopMerge)
+         continue;
+      loop_blocks(t, l, in);
+      if (!in[h])
+         continue;
+      for (uint32_t k = 1; k <= 2; k++) {
+         uint32_t label = arg(t, lb->merge, k);
+         if (label < t->m->bound && t->block_of[label] >= 0)
+            stop[t->block_of[label]] = (uint8_t)k;
+      }
+   }
+   if (t->blocks[h].merge) {
+      uint32_t label = arg(t, t->blocks[h].merge, 1);
+      if (label < t->m->bound && t->block_of[label] >= 0 && !stop[t->block_of[label]])
+         stop[t->block_of[label]] = 1;
+   }
+}
+
+/* Marks ctrl for the blocks reachable from the `count` blocks on t->stack
+ * without entering a stop block. Returns whether anything changed; sets
+ * *continued when a continue target stopped the walk. */
+static bool mark_reached(struct tx *t, uint32_t sp, const uint8_t *stop, uint8_t *seen,
+                         bool *continued)
+{
+   bool changed = false;
+   memset(seen, 0, t->block_count);
+   while (sp) {
+      uint32_t i = t->stack[--sp];
+      if (stop[i] == 2)
+         *continued = true;
+      if (seen[i] || stop[i])
+         continue;
+      seen[i] = 1;
+      changed |= !t->ctrl[i];
+      t->ctrl[i] = 1;
+      uint32_t next[256];
+      uint32_t n = successors(t, &t->blocks[i], next, 256);
+      for (uint32_t k = 0; k < n && sp < t->block_count; k++)
+         t->stack[sp++] = next[k];
+   }
+   return changed;
+}
+
+/* Blocks that only part of the lanes run: those a divergent branch leads
+ * to before its lanes rejoin and, when some of them continue the loop
+ * around, the rest of that iteration after the branch's merge (up to the
+ * continue target, where the continuing lanes wait). A promoted variable
+ * written there differs between lanes afterwards: the others kept the old
+ * value. A branch that leaves a loop makes the loop's later iterations
+ * partial too; the temporal rule in divergence_pass marks those. */
+static bool mark_divergent_control(struct tx *t, uint8_t *in, uint8_t *stop, uint8_t *seen)
+{
+   bool changed = false;
+   for (uint32_t h = 0; h < t->block_count; h++) {
+      const struct block *hb = &t->blocks[h];
+      if (!branch_divergent(t, hb))
+         continue;
+      rejoin_points(t, h, stop, in);
+      bool continued = false;
+      changed |= mark_reached(t, successors(t, hb, t->stack, t->block_count), stop, seen,
+                              &continued);
+      uint32_t merge = hb->merge ? arg(t, hb->merge, 1) : 0;
+      if (continued && merge < t->m->bound && t->block_of[merge] >= 0 &&
+          stop[t->block_of[merge]] != 2) {
+         uint32_t mi = (uint32_t)t->block_of[merge];
+         changed |= !t->ctrl[mi];
+         t->ctrl[mi] = 1;
+         changed |= mark_reached(t, successors(t, &t->blocks[mi], t->stack, t->block_count),
+                                 stop, seen, &continued);
+      }
+   }
+   return changed;
+}
+
+/* Promoted variables that may differ between lanes: written with a
+ * divergent value, or in a block only part of the lanes run. */
+static bool mark_divergent_variables(struct tx *t)
+{
+   const struct sc_module *m = t->m;
+   bool changed = false;
+   for (uint32_t i = 0; i < t->block_count; i++) {
+      for (uint32_t at = t->blocks[i].start; at <= t->blocks[i].term; at += sc_len(m, at)) {
+         uint16_t op = sc_op(m, at);
+         uint32_t ptr = 0;
+         bool value_divergent = false;
+         if (op == SpvOpStore && sc_len(m, at) >= 3) {
+            ptr = m->words[at + 1];
+            value_divergent = any_operand_divergent(t, at, 1);
+         } else if (op == SpvOpExtInst && sc_len(m, at) > 6) {
+            ptr = m->words[at + 6];   /* modf, frexp: the second result */
+            value_divergent = any_operand_divergent(t, at, 5);
+         }
+         uint32_t var = ptr ? root_variable(t, ptr) : 0;
+         if (var && t->promote[var] && !t->var_divergent[var] &&
+             (value_divergent || t->ctrl[i])) {
+            t->var_divergent[var] = 1;
+            changed = true;
+         }
+      }
+   }
+   return changed;
+}
+
 /* One pass of the rules; true if anything changed. */
 static bool divergence_pass(struct tx *t, uint8_t *scratch)
 {
@@ -3953,8 +4090,9 @@ static bool divergence_pass(struct tx *t, uint8_t *scratch)
          changed = true;
       }
    }
-   /* Loops whose lanes may leave at different iterations: everything they
-    * compute differs between lanes (temporal divergence). */
+   /* Loops whose lanes may leave at different iterations: what they carry
+    * out differs between lanes (temporal divergence), and only part of the
+    * lanes run their later iterations. */
    for (uint32_t h = 0; h < t->block_count; h++) {
       const struct block *hb = &t->blocks[h];
       if (!hb->merge || sc_op(m, hb->merge) != SpvOpLoopMerge)
@@ -3965,7 +4103,11 @@ static bool divergence_pass(struct tx *t, uint8_t *scratch)
          divergent_exit = scratch[i] && branch_divergent(t, &t->blocks[i]) &&
                           leaves_loop(t, i, h, scratch, scratch + t->block_count, t->stack);
       if (divergent_exit) {
-         changed |= mark_blocks(t, scratch);
+         changed |= mark_live_out(t, scratch);
+         for (uint32_t i = 0; i < t->block_count; i++) {
+            changed |= scratch[i] && !t->ctrl[i];
+            t->ctrl[i] |= scratch[i];
+         }
          /* and so do the phis where it ends */
          uint32_t merge = arg(t, hb->merge, 1);
          const struct block *mb = block_of(t, merge);
@@ -3978,17 +4120,23 @@ static bool divergence_pass(struct tx *t, uint8_t *scratch)
          }
       }
    }
-   return changed;
+   changed |= mark_divergent_control(t, scratch, scratch + t->block_count,
+                                     scratch + 2 * t->block_count);
+   return changed | mark_divergent_variables(t);
 }
 
 static void analyse_divergence(struct tx *t)
 {
    uint32_t n = t->block_count ? t->block_count : 1;
    t->divergent = calloc(t->m->bound, 1);
-   uint8_t *scratch = malloc(2 * n);
+   uint8_t *scratch = malloc(3 * n);
    t->join = calloc(n, 1);
+   t->used_outside = malloc(t->m->bound ? t->m->bound : 1);
+   t->var_divergent = calloc(t->m->bound ? t->m->bound : 1, 1);
+   t->ctrl = calloc(n, 1);
    t->stack = malloc(n * sizeof(*t->stack));
-   if (!t->divergent || !scratch || !t->join || !t->stack) {
+   if (!t->divergent || !scratch || !t->join || !t->stack || !t->used_outside ||
+       !t->var_divergent || !t->ctrl) {
       free(scratch);
       FAIL("out of memory");
    }
@@ -4063,6 +4211,9 @@ static void tx_free(struct tx *t)
    free(t->used_globals);
    free(t->slots);
    free(t->join);
+   free(t->used_outside);
+   free(t->var_divergent);
+   free(t->ctrl);
    free(t->stack);
 }
 
@@ -4085,8 +4236,8 @@ void sc_translate(const struct sc_module *m, const struct sc_options *o, struct 
    for (uint32_t at = m->function_start; at < m->function_end; at += sc_len(m, at))
       t.need_ranges |= sc_op(m, at) == SpvOpArrayLength;
    find_blocks(&t);
-   analyse_divergence(&t);
    find_promotable(&t);
+   analyse_divergence(&t);
    t.exit_label = new_label(&t);
    prologue(&t);
    region(&t, t.blocks[0].label, UINT32_MAX);

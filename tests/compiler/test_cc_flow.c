@@ -482,6 +482,82 @@ static void repro_return_in_loop_fn_ref(const uint32_t *in, uint32_t i, struct s
    w[0] = sct_u(v < 4 ? v * 10 : 99);
 }
 
+/* ---- flow_vars: uniform values written by part of the lanes ---------------------- */
+
+static void flow_vars_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   (void)i;
+   uint32_t a = in[0], b = in[1];
+   w[0] = sct_u((a & 1) ? 7 : 1);
+   w[1] = sct_u(b % 3 == 0 ? 10 : b % 3 == 1 ? 20 : 0);
+   uint32_t z = 0, q = 0, u = 3;
+   for (uint32_t j = 0; j < 8; j++) {
+      if ((a >> j) & 1)
+         continue;
+      z = j;
+   }
+   w[2] = sct_u(z);
+   for (uint32_t j = 0; j < 8; j++) {
+      if ((b >> j) & 1)
+         break;
+      q = 100 + j;
+   }
+   w[3] = sct_u(q);
+   for (uint32_t j = 0; j < 4; j++)
+      u = u * 5 + j;
+   w[4] = sct_u(u + (a & 1));
+   uint32_t c2 = 0, k2 = 0, x = 0;
+   for (uint32_t j = 0; j < 6; j++) {
+      if (a & 1) {
+         if ((b >> j) & 1)
+            continue;
+         c2 = 50 + j;
+      }
+      k2 += 2;
+   }
+   w[5] = sct_u(c2 + k2 * 1000);
+   for (uint32_t j = 0; j < 5; j++)
+      x += j;
+   w[6] = sct_u(x + (a & 3));
+}
+
+/* ---- temporal: values carried out of loops with divergent exits ------------------- */
+
+static void temporal_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   (void)i;
+   uint32_t a = in[0], b = in[1];
+   uint32_t lim = a % 23, k = 0, last = 0, acc = 0;
+   for (;;) {
+      uint32_t u = k * 7 + 3;
+      acc += u ^ b;
+      last = u;
+      if (k >= lim)
+         break;
+      k++;
+   }
+   w[0] = sct_u(acc);
+   w[1] = sct_u(last);
+   w[2] = sct_u(k);
+   uint32_t m = 0;
+   for (uint32_t j = 0; j < 40; j++) {
+      uint32_t x = j * j + 5;
+      if (x > b % 1600) {
+         m = x;
+         break;
+      }
+   }
+   w[3] = sct_u(m);
+   uint32_t total = 0;
+   for (uint32_t r = 0; r < 4; r++) {
+      uint32_t inner = 0;
+      while (inner * (r + 1) < (a >> (r * 4)) % 13)
+         inner++;
+      total += inner * (r + 2) + r;
+   }
+   w[4] = sct_u(total);
+}
+
 static const struct sct_map maps[] = {
    SCT_MAP("flow_if", 3, 8, NULL, flow_if_ref, NULL),
    SCT_MAP("flow_loops", 3, 10, NULL, flow_loops_ref, NULL),
@@ -498,6 +574,8 @@ static const struct sct_map maps[] = {
    SCT_MAP("unreachable", 2, 2, NULL, unreachable_ref, NULL),
    SCT_MAP("loop_single", 2, 2, NULL, loop_single_ref, NULL),
    SCT_MAP("switch_in_loop", 2, 3, NULL, switch_in_loop_ref, NULL),
+   SCT_MAP("temporal", 2, 5, NULL, temporal_ref, NULL),
+   SCT_MAP("flow_vars", 2, 7, NULL, flow_vars_ref, NULL),
    SCT_MAP("repro_switch_fallthrough", 1, 1, NULL, repro_switch_fallthrough_ref, NULL),
    SCT_MAP("repro_return_in_loop_fn", 1, 1, NULL, repro_return_in_loop_fn_ref, NULL),
 };

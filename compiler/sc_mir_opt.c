@@ -1,0 +1,301 @@
+/*
+ * Machine IR clean-up between translation and register allocation.
+ *
+ * Translation is deliberately literal: every SPIR-V load of a promoted
+ * variable becomes a MOV, every access chain recomputes its address, every
+ * store to a variable copies a temporary. The interpreter pays for each
+ * instruction it dispatches, so this pass removes what is redundant, within
+ * basic blocks (straight-line code that runs under one execution mask):
+ *
+ *   - copy propagation: uses of d after `mov d, s` read s instead;
+ *   - common subexpressions: an ALU instruction repeating an earlier one
+ *     with the same operands reuses its result;
+ *   - store-back folding: `op t, ...; mov v, t` becomes `op v, ...` when t
+ *     has no other use;
+ *   - dead code: pure instructions whose result nobody reads.
+ *
+ * Staying inside a block keeps every rewrite sound under SIMT execution:
+ * the instructions of a block run under the same mask, so a lane that reads
+ * the replacement sees the value it would have read. Rewrites only ever
+ * replace registers defined once (SSA temporaries), never a promoted
+ * variable's or a phi's register, which several instructions write under
+ * different masks.
+ */
+#include "sc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct opt {
+   struct sc_mir *mir;
+   uint32_t *defs;              /* per register: instructions writing it */
+   uint32_t *uses;              /* per register: operands reading it */
+   uint8_t *leader;             /* per instruction: begins a basic block */
+   uint8_t *dead;               /* per instruction: to be removed */
+};
+
+static bool is_reg(struct sc_opnd o) { return o.kind == SC_REG; }
+
+static enum isa_class cls_of(const struct sc_minst *in) { return isa_op_info[in->op].cls; }
+
+/* Instructions with no effect but their result: safe to remove when it is
+ * unused, and to reuse when repeated. */
+static bool pure(const struct sc_minst *in)
+{
+   enum isa_class c = cls_of(in);
+   return c == ISA_CLASS_ALU || c == ISA_CLASS_ALU64;
+}
+
+static struct sc_opnd *src(struct sc_minst *in, int k)
+{
+   return k == 0 ? &in->a : k == 1 ? &in->b : &in->c;
+}
+
+static bool writes(const struct sc_minst *in, uint32_t reg)
+{
+   return is_reg(in->dst) && in->dst.value == reg;
+}
+
+static bool reads(const struct sc_minst *in, uint32_t reg)
+{
+   return (is_reg(in->a) && in->a.value == reg) || (is_reg(in->b) && in->b.value == reg) ||
+          (is_reg(in->c) && in->c.value == reg);
+}
+
+static void count(struct opt *o)
+{
+   const struct sc_mir *mir = o->mir;
+   memset(o->defs, 0, mir->reg_count * sizeof(*o->defs));
+   memset(o->uses, 0, mir->reg_count * sizeof(*o->uses));
+   for (uint32_t i = 0; i < mir->count; i++) {
+      struct sc_minst *in = &mir->code[i];
+      if (o->dead[i])
+         continue;
+      if (is_reg(in->dst))
+         o->defs[in->dst.value]++;
+      for (int k = 0; k < 3; k++) {
+         if (is_reg(*src(in, k)))
+            o->uses[src(in, k)->value]++;
+      }
+   }
+}
+
+/* Blocks begin at branch targets and after every flow instruction (which
+ * changes the mask). */
+static void find_blocks(struct opt *o)
+{
+   const struct sc_mir *mir = o->mir;
+   memset(o->leader, 0, mir->count + 1);
+   o->leader[0] = 1;
+   for (uint32_t l = 0; l < mir->label_count; l++) {
+      if (mir->labels[l] <= mir->count)
+         o->leader[mir->labels[l]] = 1;
+   }
+   for (uint32_t i = 0; i < mir->count; i++) {
+      if (cls_of(&mir->code[i]) == ISA_CLASS_FLOW || cls_of(&mir->code[i]) == ISA_CLASS_SYNC)
+         o->leader[i + 1] = 1;
+   }
+}
+
+/* Whether `from` may replace a read of `to` in instruction in: the same
+ * value, and an operand kind the instruction takes there. ALU
+ * instructions read any kind; stores keep their fast path only with
+ * vector data, so a uniform one is not substituted into them. */
+static bool substitutable(const struct opt *o, const struct sc_minst *in, uint32_t from)
+{
+   enum isa_class c = cls_of(in);
+   if (c == ISA_CLASS_ALU || c == ISA_CLASS_ALU64)
+      return true;
+   return c == ISA_CLASS_MEM && !o->mir->regs[from].uniform &&
+          (in->op == ISA_OP_STG || in->op == ISA_OP_STS || in->op == ISA_OP_STP);
+}
+
+/* Replaces the reads of register `old` by `with` (a register; each read
+ * keeps its part unless `old` is a single part) from instruction i to the
+ * end of its block, stopping after an instruction that writes either.
+ * Returns how many reads it replaced. */
+static uint32_t replace_reads(struct opt *o, uint32_t i, uint32_t old, struct sc_opnd with)
+{
+   struct sc_mir *mir = o->mir;
+   uint32_t n = 0;
+   for (uint32_t j = i; j < mir->count && (j == i || !o->leader[j]); j++) {
+      struct sc_minst *in = &mir->code[j];
+      if (o->dead[j])
+         continue;
+      for (int k = 0; k < 3; k++) {
+         struct sc_opnd *s = src(in, k);
+         if (!is_reg(*s) || s->value != old || !substitutable(o, in, with.value))
+            continue;
+         uint32_t part = mir->regs[old].size == 1 ? with.part : s->part;
+         *s = (struct sc_opnd){SC_REG, (uint8_t)part, with.value};
+         o->uses[old]--;
+         o->uses[with.value]++;
+         n++;
+      }
+      if (writes(in, old) || writes(in, with.value))
+         break;
+   }
+   return n;
+}
+
+/* `mov d, s`: later reads of d in the block read s. */
+static bool propagate_copy(struct opt *o, uint32_t i)
+{
+   struct sc_minst *in = &o->mir->code[i];
+   const struct sc_vreg *regs = o->mir->regs;
+   if (in->op != ISA_OP_MOV || !is_reg(in->dst) || !is_reg(in->a) || in->dst.part ||
+       regs[in->dst.value].size != 1 || o->defs[in->dst.value] != 1 ||
+       in->a.value == in->dst.value ||
+       (regs[in->dst.value].uniform && !regs[in->a.value].uniform))
+      return false;
+   return replace_reads(o, i + 1, in->dst.value, in->a) > 0;
+}
+
+/* `op t, ...` followed in the block by `mov v, t`, t read nowhere else:
+ * op writes v directly, provided nothing between reads or writes v. */
+static bool fold_store_back(struct opt *o, uint32_t i)
+{
+   struct sc_mir *mir = o->mir;
+   struct sc_minst *mv = &mir->code[i];
+   if (mv->op != ISA_OP_MOV || !is_reg(mv->dst) || !is_reg(mv->a) || mv->a.part)
+      return false;
+   uint32_t t = mv->a.value, v = mv->dst.value;
+   if (t == v || o->defs[t] != 1 || o->uses[t] != 1 || mir->regs[t].size != 1 ||
+       (mir->regs[v].uniform && !mir->regs[t].uniform))
+      return false;
+   for (uint32_t k = i; k-- > 0;) {
+      struct sc_minst *in = &mir->code[k];
+      if (o->dead[k])
+         continue;
+      if (writes(in, t)) {
+         if (cls_of(in) != ISA_CLASS_ALU || in->dst.part)
+            return false;
+         in->dst = mv->dst;
+         o->defs[t]--;
+         o->uses[t]--;
+         o->dead[i] = 1;
+         return true;
+      }
+      if (reads(in, v) || writes(in, v) || o->leader[k])
+         return false;
+   }
+   return false;
+}
+
+static bool same_opnd(struct sc_opnd x, struct sc_opnd y)
+{
+   return x.kind == y.kind && x.part == y.part && x.value == y.value;
+}
+
+/* An earlier instruction of the block computing the same as instruction i
+ * from registers unchanged since, or -1. */
+static int32_t earlier_same(const struct opt *o, uint32_t i)
+{
+   const struct sc_mir *mir = o->mir;
+   const struct sc_minst *in = &mir->code[i];
+   for (uint32_t k = i; k > 0 && !o->leader[k];) {
+      const struct sc_minst *p = &mir->code[--k];
+      if (o->dead[k])
+         continue;
+      if (p->op == in->op && p->mod == in->mod && p->imm == in->imm && same_opnd(p->a, in->a) &&
+          same_opnd(p->b, in->b) && same_opnd(p->c, in->c) && is_reg(p->dst) && !p->dst.part &&
+          !reads(p, p->dst.value) &&
+          mir->regs[p->dst.value].size == mir->regs[in->dst.value].size &&
+          !(mir->regs[in->dst.value].uniform && !mir->regs[p->dst.value].uniform))
+         return (int32_t)k;
+      /* one of i's sources changes here: an earlier match read another value */
+      if (is_reg(p->dst) && reads(in, p->dst.value))
+         return -1;
+   }
+   return -1;
+}
+
+/* A repeated ALU instruction: later reads in the block use the first
+ * result; the repeat goes if nothing else reads it. */
+static bool eliminate_common(struct opt *o, uint32_t i)
+{
+   struct sc_minst *in = &o->mir->code[i];
+   if (!pure(in) || in->op == ISA_OP_MOV || !is_reg(in->dst) || in->dst.part ||
+       o->defs[in->dst.value] != 1 || reads(in, in->dst.value))
+      return false;
+   int32_t k = earlier_same(o, i);
+   if (k < 0)
+      return false;
+   /* the earlier result must survive up to i */
+   uint32_t r = o->mir->code[k].dst.value;
+   for (uint32_t j = (uint32_t)k + 1; j < i; j++) {
+      if (!o->dead[j] && writes(&o->mir->code[j], r))
+         return false;
+   }
+   return replace_reads(o, i + 1, in->dst.value, o->mir->code[k].dst) > 0;
+}
+
+static bool remove_dead(struct opt *o)
+{
+   bool changed = false;
+   for (uint32_t i = 0; i < o->mir->count; i++) {
+      const struct sc_minst *in = &o->mir->code[i];
+      if (!o->dead[i] && pure(in) && is_reg(in->dst) && !o->uses[in->dst.value] &&
+          !o->mir->regs[in->dst.value].variable) {
+         o->dead[i] = 1;
+         for (int k = 0; k < 3; k++) {
+            const struct sc_opnd *s = src((struct sc_minst *)in, k);
+            if (is_reg(*s))
+               o->uses[s->value]--;
+         }
+         o->defs[in->dst.value]--;
+         changed = true;
+      }
+   }
+   return changed;
+}
+
+/* Drops the dead instructions; labels at one move to the next survivor. */
+static void compact(struct opt *o)
+{
+   struct sc_mir *mir = o->mir;
+   uint32_t *moved = o->defs;   /* reused: at least count + 1 entries */
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < mir->count; i++) {
+      moved[i] = n;
+      if (!o->dead[i])
+         mir->code[n++] = mir->code[i];
+   }
+   moved[mir->count] = n;
+   for (uint32_t l = 0; l < mir->label_count; l++) {
+      if (mir->labels[l] <= mir->count)
+         mir->labels[l] = moved[mir->labels[l]];
+   }
+   mir->count = n;
+}
+
+void sc_mir_optimize(struct sc_mir *mir, struct sc_error *e)
+{
+   size_t regs = mir->reg_count > mir->count + 1 ? mir->reg_count : mir->count + 1;
+   struct opt o = {.mir = mir};
+   o.defs = malloc(regs * sizeof(*o.defs));
+   o.uses = malloc(regs * sizeof(*o.uses));
+   o.leader = malloc(mir->count + 1);
+   o.dead = calloc(mir->count + 1, 1);
+   if (!o.defs || !o.uses || !o.leader || !o.dead) {
+      free(o.defs), free(o.uses), free(o.leader), free(o.dead);
+      sc_fail(e, "out of memory");
+   }
+   find_blocks(&o);
+   count(&o);
+   for (int round = 0; round < 4; round++) {
+      bool changed = false;
+      for (uint32_t i = 0; i < mir->count; i++) {
+         if (o.dead[i])
+            continue;
+         changed |= fold_store_back(&o, i);
+         if (!o.dead[i])
+            changed |= propagate_copy(&o, i) | eliminate_common(&o, i);
+      }
+      changed |= remove_dead(&o);
+      if (!changed)
+         break;
+   }
+   compact(&o);
+   free(o.defs), free(o.uses), free(o.leader), free(o.dead);
+}
