@@ -6,9 +6,12 @@ layout(std430, set = 0, binding = 0) readonly buffer In { uint in_w[]; };
 layout(std430, set = 0, binding = 1) writeonly buffer Out { uint out_w[]; };
 layout(push_constant) uniform Push { uint n; } pc;
 
-uint iu(uint k) { return in_w[gl_GlobalInvocationID.x * INS + k]; }
-int ii(uint k) { return int(iu(k)); }
-float if_(uint k) { return uintBitsToFloat(iu(k)); }
-void ou(uint k, uint v) { out_w[gl_GlobalInvocationID.x * OUTS + k] = v; }
-void oi(uint k, int v) { ou(k, uint(v)); }
-void of(uint k, float v) { ou(k, floatBitsToUint(v)); }
+// Macros rather than functions: a module without function calls takes the
+// driver's default path (no SPIRV-Tools optimizer), which keeps Function
+// variables in registers; the runner's "optimized" runs take the other.
+#define iu(k) (in_w[gl_GlobalInvocationID.x * INS + (k)])
+#define ii(k) int(iu(k))
+#define if_(k) uintBitsToFloat(iu(k))
+#define ou(k, v) (out_w[gl_GlobalInvocationID.x * OUTS + (k)] = (v))
+#define oi(k, v) ou(k, uint(v))
+#define of(k, v) ou(k, floatBitsToUint(v))
