@@ -11,7 +11,9 @@
  *   - common subexpressions: an ALU instruction repeating an earlier one
  *     with the same operands reuses its result;
  *   - store-back folding: `op t, ...; mov v, t` becomes `op v, ...` when t
- *     has no other use;
+ *     has no other use, and `cmp t, ...; xor d, t, #1` the inverse
+ *     comparison into d;
+ *   - a RET right before the final EXIT goes;
  *   - dead code: pure instructions whose result nobody reads.
  *
  * Staying inside a block keeps every rewrite sound under SIMT execution:
@@ -230,6 +232,84 @@ static bool eliminate_common(struct opt *o, uint32_t i)
    return replace_reads(o, i + 1, in->dst.value, o->mir->code[k].dst) > 0;
 }
 
+/* The comparison that is false exactly where mod is true, or -1. Float
+ * comparisons swap ordered and unordered, so NaN operands invert too. */
+static int inverse_comparison(uint16_t op, uint16_t mod)
+{
+   static const uint8_t icmp[ISA_ICMP_COUNT] = {
+      [ISA_ICMP_EQ] = ISA_ICMP_NE, [ISA_ICMP_NE] = ISA_ICMP_EQ,
+      [ISA_ICMP_LT_S] = ISA_ICMP_GE_S, [ISA_ICMP_GE_S] = ISA_ICMP_LT_S,
+      [ISA_ICMP_LE_S] = ISA_ICMP_GT_S, [ISA_ICMP_GT_S] = ISA_ICMP_LE_S,
+      [ISA_ICMP_LT_U] = ISA_ICMP_GE_U, [ISA_ICMP_GE_U] = ISA_ICMP_LT_U,
+      [ISA_ICMP_LE_U] = ISA_ICMP_GT_U, [ISA_ICMP_GT_U] = ISA_ICMP_LE_U,
+   };
+   static const int8_t fcmp[ISA_FCMP_COUNT] = {
+      [ISA_FCMP_OEQ] = ISA_FCMP_UNE, [ISA_FCMP_UNE] = ISA_FCMP_OEQ,
+      [ISA_FCMP_ONE] = ISA_FCMP_UEQ, [ISA_FCMP_UEQ] = ISA_FCMP_ONE,
+      [ISA_FCMP_OLT] = ISA_FCMP_UGE, [ISA_FCMP_UGE] = ISA_FCMP_OLT,
+      [ISA_FCMP_OLE] = ISA_FCMP_UGT, [ISA_FCMP_UGT] = ISA_FCMP_OLE,
+      [ISA_FCMP_OGT] = ISA_FCMP_ULE, [ISA_FCMP_ULE] = ISA_FCMP_OGT,
+      [ISA_FCMP_OGE] = ISA_FCMP_ULT, [ISA_FCMP_ULT] = ISA_FCMP_OGE,
+      [ISA_FCMP_ORD] = ISA_FCMP_UNO, [ISA_FCMP_UNO] = ISA_FCMP_ORD,
+      [ISA_FCMP_ISNAN] = -1, [ISA_FCMP_ISINF] = -1,
+   };
+   if (op == ISA_OP_ICMP && mod < ISA_ICMP_COUNT)
+      return icmp[mod];
+   if (op == ISA_OP_FCMP && mod < ISA_FCMP_COUNT)
+      return fcmp[mod];
+   return -1;
+}
+
+/* `cmp t, a, b; ...; xor d, t, #1` (a negated condition), t read nowhere
+ * else: the comparison computes the negation into d, if nothing between
+ * changes a or b or touches d. */
+static bool fold_negation(struct opt *o, uint32_t i)
+{
+   struct sc_mir *mir = o->mir;
+   struct sc_minst *x = &mir->code[i];
+   if (x->op != ISA_OP_XOR || x->b.kind != SC_IMM || x->b.value != 1 || !is_reg(x->a) ||
+       x->a.part || !is_reg(x->dst) || x->dst.part)
+      return false;
+   uint32_t t = x->a.value, d = x->dst.value;
+   if (t == d || o->defs[t] != 1 || o->uses[t] != 1 ||
+       (mir->regs[d].uniform && !mir->regs[t].uniform))
+      return false;
+   for (uint32_t k = i; k > 0 && !o->leader[k];) {
+      struct sc_minst *c = &mir->code[--k];
+      if (o->dead[k])
+         continue;
+      if (writes(c, t)) {
+         int inv = inverse_comparison(c->op, c->mod);
+         if (inv < 0 || reads(c, d))
+            return false;
+         c->mod = (uint16_t)inv;
+         c->dst = x->dst;
+         o->defs[t]--;
+         o->uses[t]--;
+         o->dead[i] = 1;
+         return true;
+      }
+      if (reads(c, d) || writes(c, d) || (is_reg(c->dst) && (reads(x, c->dst.value))))
+         return false;
+   }
+   return false;
+}
+
+/* A RET right before the final EXIT (at the top level: its target is the
+ * EXIT) changes nothing: every lane is about to finish anyway. */
+static bool drop_final_return(struct opt *o, uint32_t i)
+{
+   struct sc_mir *mir = o->mir;
+   const struct sc_minst *in = &mir->code[i];
+   if (in->op != ISA_OP_RET || i + 1 >= mir->count || mir->code[i + 1].op != ISA_OP_EXIT ||
+       in->label >= mir->label_count || mir->labels[in->label] != i + 1)
+      return false;
+   if (is_reg(in->a))
+      o->uses[in->a.value]--;
+   o->dead[i] = 1;
+   return true;
+}
+
 static bool remove_dead(struct opt *o)
 {
    bool changed = false;
@@ -288,7 +368,7 @@ void sc_mir_optimize(struct sc_mir *mir, struct sc_error *e)
       for (uint32_t i = 0; i < mir->count; i++) {
          if (o.dead[i])
             continue;
-         changed |= fold_store_back(&o, i);
+         changed |= fold_store_back(&o, i) || fold_negation(&o, i) || drop_final_return(&o, i);
          if (!o.dead[i])
             changed |= propagate_copy(&o, i) | eliminate_common(&o, i);
       }

@@ -3417,6 +3417,21 @@ static void selection(struct tx *t, uint32_t from, struct sc_opnd cond, uint32_t
    close_construct(t);
 }
 
+/* Whether the edge from -> to carries phi copies. */
+static bool has_phi_copies(struct tx *t, uint32_t from, uint32_t to)
+{
+   const struct block *b = block_of(t, to);
+   for (uint32_t at = b->start + sc_len(t->m, b->start); at < b->term; at += sc_len(t->m, at)) {
+      if (sc_op(t->m, at) != SpvOpPhi)
+         continue;
+      for (uint32_t k = 4; k < sc_len(t->m, at); k += 2) {
+         if (t->m->words[at + k] == from)
+            return true;
+      }
+   }
+   return false;
+}
+
 /* A conditional branch with no selection merge: each target is an exit
  * (break, continue, the region's end) or at most one ordinary block.
  * Returns where the remaining lanes continue, or UINT32_MAX. */
@@ -3444,9 +3459,22 @@ static uint32_t unmerged_conditional(struct tx *t, uint32_t from, struct sc_opnd
       close_construct(t);
       return UINT32_MAX;
    }
-   /* One side leaves under an IF; the others go on to the ordinary block. */
+   /* One side leaves; the others go on to the ordinary block. */
    uint32_t next = a_exit ? b : a, exit_target = a_exit ? a : b;
    struct sc_opnd leave = a_exit ? cond : negate(t, cond);
+   bool is_cont;
+   int k = exit_target == stop ? -1 : exit_of(t, exit_target, &is_cont);
+   if (k >= 0 && !has_phi_copies(t, from, exit_target)) {
+      /* A break or continue: BRK/CONT take the condition themselves (the
+       * lanes where it holds leave; with none left, they jump to the
+       * closer of the innermost construct, as the JEZ after an IF would). */
+      if (is_cont)
+         emit_flow(t, ISA_OP_CONT, leave, restore_label(t), 0);
+      else
+         emit_flow(t, ISA_OP_BRK, leave, restore_label(t), break_levels(t, k));
+      escape_above(t, k);
+      return take_branch(t, from, next, stop) ? next : UINT32_MAX;
+   }
    uint32_t end_label = new_label(t);
    open_construct(t, (struct construct){.kind = CK_SELECTION, .merge = UINT32_MAX,
                                         .restore_label = end_label});

@@ -12,6 +12,8 @@
  */
 #include "sct.h"
 
+#include <math.h>
+
 #define SENTINEL 0xdeadbeefu
 
 /* ---- flow_if --------------------------------------------------------------------- */
@@ -556,6 +558,19 @@ static void temporal_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
       total += inner * (r + 2) + r;
    }
    w[4] = sct_u(total);
+   float flim = (a & 3) == 0 ? NAN : (float)(a % 7), f = 0;
+   uint32_t n1 = 0, n2 = 0;
+   while (f < flim) {
+      f += 1;
+      n1++;
+   }
+   w[5] = sct_u(n1);
+   f = 0;
+   while (!(f >= flim) && n2 < 20) {
+      f += 1;
+      n2++;
+   }
+   w[6] = sct_u(n2);
 }
 
 static const struct sct_map maps[] = {
@@ -574,7 +589,7 @@ static const struct sct_map maps[] = {
    SCT_MAP("unreachable", 2, 2, NULL, unreachable_ref, NULL),
    SCT_MAP("loop_single", 2, 2, NULL, loop_single_ref, NULL),
    SCT_MAP("switch_in_loop", 2, 3, NULL, switch_in_loop_ref, NULL),
-   SCT_MAP("temporal", 2, 5, NULL, temporal_ref, NULL),
+   SCT_MAP("temporal", 2, 7, NULL, temporal_ref, NULL),
    SCT_MAP("flow_vars", 2, 7, NULL, flow_vars_ref, NULL),
    SCT_MAP("repro_switch_fallthrough", 1, 1, NULL, repro_switch_fallthrough_ref, NULL),
    SCT_MAP("repro_return_in_loop_fn", 1, 1, NULL, repro_return_in_loop_fn_ref, NULL),

@@ -5,7 +5,7 @@
 // register); the value a lane carries out is that of its own last
 // iteration, which differs between lanes.
 #define INS 2
-#define OUTS 5
+#define OUTS 7
 #include "map.glsl"
 #define IN(k) in_w[gl_GlobalInvocationID.x * INS + (k)]
 #define OUT(k, v) out_w[gl_GlobalInvocationID.x * OUTS + (k)] = (v)
@@ -49,4 +49,22 @@ void main()
       total += inner * (i + 2u) + i;
    }
    OUT(4, total);
+
+   // float loop conditions with NaN limits: the exit test is the negated
+   // comparison, which must hold for NaN (unordered) in the first loop and
+   // not in the second
+   float flim = (a & 3u) == 0u ? uintBitsToFloat(0x7fc00000u) : float(a % 7u);
+   float f = 0.0;
+   uint n1 = 0u, n2 = 0u;
+   while (f < flim) {
+      f += 1.0;
+      n1++;
+   }
+   OUT(5, n1);
+   f = 0.0;
+   while (!(f >= flim) && n2 < 20u) {
+      f += 1.0;
+      n2++;
+   }
+   OUT(6, n2);
 }
