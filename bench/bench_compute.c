@@ -75,6 +75,9 @@
 static const uint32_t dispatch_spv[] =
 #include "dispatch.spv.inc"
    ;
+static const uint32_t grid_spv[] =
+#include "grid.spv.inc"
+   ;
 static const uint32_t saxpy_spv[] =
 #include "saxpy.spv.inc"
    ;
@@ -784,6 +787,66 @@ static void phase_dispatch(struct ctx *c)
    buf_destroy(c, &out);
 }
 
+/* ---- grid: dispatch time against grid size ------------------------------------------------ */
+
+/* Grid sizes (workgroups of 64) of the scaling curve: 1 to 16384. */
+static const uint32_t grid_sizes[] = {1, 4, 16, 64, 256, 1024, 4096, 16384};
+#define GRID_LOCAL 64u
+#define GRID_SALT 0x68e31da4u
+
+static uint32_t grid_value(uint32_t i)
+{
+   return (i * 2654435761u) ^ GRID_SALT;
+}
+
+/* One vkCmdDispatch(g, 1, 1) per command buffer, for each g of
+ * grid_sizes: the median submit-to-completion time of each, so that a
+ * plot shows the fixed cost and the cost per workgroup. */
+static void phase_grid(struct ctx *c)
+{
+   const uint32_t nsizes = sizeof(grid_sizes) / sizeof(grid_sizes[0]);
+   const uint32_t words = grid_sizes[nsizes - 1] * GRID_LOCAL;
+   struct kernel k = {0};
+   kernel_create(c, &k, grid_spv, sizeof(grid_spv), 1, 4);
+   struct buf out;
+   buf_create(c, &out, (VkDeviceSize)words * 4);
+   struct buf *bufs[] = {&out};
+   kernel_bind(c, &k, bufs, 1);
+   uint32_t *v = out.map;
+   for (uint32_t s = 0; s < nsizes; s++) {
+      uint32_t g = grid_sizes[s], n = g * GRID_LOCAL, salt = GRID_SALT;
+      VkCommandBuffer cb = cb_begin(c);
+      bind_kernel(cb, &k, k.pipeline);
+      vkCmdPushConstants(cb, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(salt), &salt);
+      vkCmdDispatch(cb, g, 1, 1);
+      cb_end(c, cb);
+      struct timing t = {0};
+      bool ok = true;
+      for (unsigned r = 0; r <= reps && ok; r++) {   /* r == 0: warm-up, untimed */
+         for (uint32_t i = 0; i < n; i++)
+            v[i] = ~grid_value(i);
+         submit_wait(c, cb, r ? &t : NULL);
+         for (uint32_t i = 0; i < n && ok; i++) {
+            if (v[i] != grid_value(i))
+               ok = fail("grid", "grid %u, rep %u: word %u = 0x%08x, expected 0x%08x", g, r, i,
+                         v[i], grid_value(i));
+         }
+      }
+      vkFreeCommandBuffers(c->device, c->pool, 1, &cb);
+      if (!ok)
+         break;
+      char name[32];
+      snprintf(name, sizeof(name), "g%u_us", g);
+      metric("grid", name, median(t.wall_ns, t.n) / 1e3, "us");
+      if (c->queries && !isnan(t.gpu_ns[0])) {
+         snprintf(name, sizeof(name), "g%u_gpu_us", g);
+         metric("grid", name, median(t.gpu_ns, t.n) / 1e3, "us");
+      }
+   }
+   kernel_destroy(c, &k);
+   buf_destroy(c, &out);
+}
+
 /* ---- saxpy, and the host's triad ----------------------------------------------------------- */
 
 static void triad(float *restrict y, const float *restrict x, float a, size_t n)
@@ -1103,7 +1166,7 @@ int main(int argc, char **argv)
       } else
          die("usage: %s [--reps N] [--sgemm-reps N] [--only PHASE,...] [--quick] "
              "[--dispatches N] [--saxpy-n N] [--sgemm-n N] [--reduce-n N]\n"
-             "phases: init pipeline dispatch (also dispatch_barrier) saxpy sgemm reduce",
+             "phases: init pipeline dispatch (also dispatch_barrier) grid saxpy sgemm reduce",
              argv[0]);
    }
    if (reps > MAX_REPS || sgemm_reps > MAX_REPS)
@@ -1133,6 +1196,8 @@ int main(int argc, char **argv)
       phase_pipeline(&c);
    if (selected("dispatch") || selected("dispatch_barrier"))
       phase_dispatch(&c);
+   if (selected("grid"))
+      phase_grid(&c);
    if (selected("saxpy"))
       phase_saxpy(&c);
    if (selected("sgemm"))

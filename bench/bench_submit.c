@@ -593,6 +593,50 @@ static void phase_throughput(struct ctx *c, const char *phase, enum tput_mode mo
    destroy_device(c, phase);
 }
 
+/* ---- (d) submit cost against command-buffer count --------------------------------- */
+
+/* n command buffers (each one 16-byte fill) in one VkSubmitInfo with a
+ * fence, then the wait, for n = 1, 2, 4 ... 256: the median round trip of
+ * each, so that a plot shows the fixed cost and the cost per command
+ * buffer. */
+static void phase_scale_cb(struct ctx *c, const char *phase)
+{
+   create_device(c);
+   VkCommandBuffer cbs[TPUT_CBS];
+   record(c, cbs, TPUT_CBS, true);
+   VkFence fence = create_fence(c);
+   struct frame fr;
+   frame_begin(&fr);
+   for (uint32_t n = 1; n <= TPUT_CBS; n *= 2) {
+      VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = n,
+                         .pCommandBuffers = cbs};
+      struct samples lat = {0};
+      uint64_t t_start = 0;
+      for (unsigned i = 0;; i++) {
+         uint64_t t0 = now_ns();
+         CHECK(vkQueueSubmit(c->queue, 1, &si, fence));
+         CHECK(vkWaitForFences(c->device, 1, &fence, VK_TRUE, UINT64_MAX));
+         CHECK(vkResetFences(c->device, 1, &fence));
+         uint64_t t1 = now_ns();
+         if (i == WARMUP / 10)
+            t_start = t1;
+         if (i >= WARMUP / 10) {
+            add_sample(&lat, t1 - t0);
+            if (lat.n >= min_iters / 10 && t1 - t_start >= (uint64_t)(phase_seconds * 1e8))
+               break;
+         }
+      }
+      qsort(lat.v, lat.n, sizeof(*lat.v), cmp_u64);
+      char name[32];
+      snprintf(name, sizeof(name), "n%u_us", n);
+      metric(phase, name, percentile(lat.v, lat.n, 50) / 1e3, "us");
+      free(lat.v);
+   }
+   frame_end(&fr, phase);
+   vkDestroyFence(c->device, fence, NULL);
+   destroy_device(c, phase);
+}
+
 /* ---- main ------------------------------------------------------------------------ */
 
 static bool selected(const char *phase)
@@ -626,7 +670,7 @@ int main(int argc, char **argv)
          only = argv[++i];
       else
          die("usage: %s [--iters N] [--seconds S] [--only PHASE,...]\n"
-             "phases: rt_fence rt_cb pingpong tput_1 tput_64cb tput_64si", argv[0]);
+             "phases: rt_fence rt_cb pingpong tput_1 tput_64cb tput_64si scale_cb", argv[0]);
    }
    if (min_iters < 100)
       die("--iters must be at least 100");
@@ -653,6 +697,8 @@ int main(int argc, char **argv)
       phase_throughput(&c, "tput_64cb", TPUT_64CB);
    if (selected("tput_64si"))
       phase_throughput(&c, "tput_64si", TPUT_64SI);
+   if (only && selected("scale_cb"))   /* not in the default set: the scaling runner asks */
+      phase_scale_cb(&c, "scale_cb");
    vkDestroyInstance(c.instance, NULL);
    printf("info done 1\n");
    return 0;

@@ -127,6 +127,86 @@ def paired_ratios(sg, lvp, key):
     return out
 
 
+# ---- running the benchmark binaries ----------------------------------------------
+
+def parse(stdout):
+    r = {"metrics": {}, "info": {}, "fail": []}
+    for line in stdout.splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        if parts[0] == "metric" and len(parts) >= 3:
+            r["metrics"][parts[1]] = float(parts[2])
+        elif parts[0] == "info" and len(parts) >= 2:
+            r["info"][parts[1]] = " ".join(parts[2:])
+        elif parts[0] == "fail":
+            r["fail"].append(" ".join(parts[1:]))
+    return r
+
+
+def driver_env(manifest, softgpu):
+    env = dict(os.environ)
+    for var in ("VK_INSTANCE_LAYERS", "VK_LAYER_PATH", "VK_ADD_LAYER_PATH", "VK_ICD_FILENAMES",
+                "VK_ADD_DRIVER_FILES", "VK_LOADER_LAYERS_ENABLE", "VK_LOADER_DEBUG"):
+        env.pop(var, None)
+    env["VK_DRIVER_FILES"] = manifest
+    env["VK_LOADER_LAYERS_DISABLE"] = "~all~"   # no implicit or explicit layer
+    env["NODEVICE_SELECT"] = "1"                # Mesa's device-select layer, belt and braces
+    env.setdefault("MESA_SHADER_CACHE_DISABLE", "true")
+    if softgpu:
+        # One sgemm launch may legitimately run for many seconds.
+        env.setdefault("SOFTGPU_WATCHDOG_MS", "600000")
+    return env
+
+
+def run_one(exe, manifest, args, softgpu, timeout):
+    """Runs a benchmark binary once on one driver; its metric/info/fail
+    lines, and the machine's load meanwhile. Exits on failure."""
+    env = driver_env(manifest, softgpu)
+    busy0, steal0, _ = proc_stat()
+    cpu0 = children_cpu()
+    t0 = time.monotonic()
+    name = "softgpu" if softgpu else "lavapipe"
+    try:
+        p = subprocess.run([exe] + args, env=env, capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        log((e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes)
+            else (e.stdout or ""))
+        sys.exit(f"{os.path.basename(exe)} timed out after {timeout} s on {name} ({manifest})")
+    wall = time.monotonic() - t0
+    busy1, steal1, _ = proc_stat()
+    cpu1 = children_cpu()
+    r = parse(p.stdout)
+    if p.returncode != 0 or "done" not in r["info"]:
+        log(p.stdout)
+        log(p.stderr)
+        what = ("wrong results: " + "; ".join(r["fail"])) if r["fail"] else \
+               f"exit status {p.returncode}"
+        sys.exit(f"{os.path.basename(exe)} failed on {name} ({manifest}): {what}")
+    hz = os.sysconf("SC_CLK_TCK")
+    r["foreign_cores"] = max(0.0, (busy1 - busy0) / hz - (cpu1 - cpu0)) / wall
+    r["steal_cores"] = (steal1 - steal0) / hz / wall
+    r["process_wall_s"] = wall
+    return r
+
+
+def interleaved(rounds, quiet_wait, max_wait, run, progress):
+    """Rounds of run(i, True) (softgpu) then run(i, False) (lavapipe), each
+    once the rest of the machine is quiet or after quiet_wait seconds (at
+    most max_wait seconds of waiting in all); progress(i, sg, lvp) after
+    each. Returns (softgpu runs, lavapipe runs, seconds waited)."""
+    sg, lvp = [], []
+    waited = 0.0
+    for i in range(rounds):
+        if quiet_wait > 0 and waited < max_wait:
+            waited += wait_quiet(min(quiet_wait, max_wait - waited))
+        sg.append(run(i, True))
+        lvp.append(run(i, False))
+        progress(i, sg, lvp)
+    return sg, lvp, waited
+
+
 # ---- docs/performance.md --------------------------------------------------------
 
 def section(md, meta, begin, end):

@@ -28,9 +28,9 @@ import sys
 import time
 
 from benchlib import DOC, LAVAPIPE_MANIFEST, ROOT
-from benchlib import (log, cpu_model, proc_stat, wait_quiet, children_cpu, os_name,
+from benchlib import (log, cpu_model, interleaved, os_name,
                       git_rev, lavapipe_version, med, values, fmt, paired_ratios, section,
-                      write_doc)
+                      write_doc, run_one)
 
 BEGIN = "<!-- compute-bench:begin (written by bench/run-compute-bench.py --write) -->"
 END = "<!-- compute-bench:end -->"
@@ -80,66 +80,6 @@ CPU_PHASES = ["dispatch", "dispatch_barrier", "saxpy", "sgemm", "reduce"]
 
 
 # ---- running and parsing ----------------------------------------------------------
-
-def parse(stdout):
-    r = {"metrics": {}, "info": {}, "fail": []}
-    for line in stdout.splitlines():
-        parts = line.split()
-        if not parts:
-            continue
-        if parts[0] == "metric" and len(parts) >= 3:
-            r["metrics"][parts[1]] = float(parts[2])
-        elif parts[0] == "info" and len(parts) >= 2:
-            r["info"][parts[1]] = " ".join(parts[2:])
-        elif parts[0] == "fail":
-            r["fail"].append(" ".join(parts[1:]))
-    return r
-
-
-def driver_env(manifest, softgpu):
-    env = dict(os.environ)
-    for var in ("VK_INSTANCE_LAYERS", "VK_LAYER_PATH", "VK_ADD_LAYER_PATH", "VK_ICD_FILENAMES",
-                "VK_ADD_DRIVER_FILES", "VK_LOADER_LAYERS_ENABLE", "VK_LOADER_DEBUG"):
-        env.pop(var, None)
-    env["VK_DRIVER_FILES"] = manifest
-    env["VK_LOADER_LAYERS_DISABLE"] = "~all~"   # no implicit or explicit layer
-    env["NODEVICE_SELECT"] = "1"                # Mesa's device-select layer, belt and braces
-    env.setdefault("MESA_SHADER_CACHE_DISABLE", "true")
-    if softgpu:
-        # One sgemm launch may legitimately run for many seconds.
-        env.setdefault("SOFTGPU_WATCHDOG_MS", "600000")
-    return env
-
-
-def run_one(exe, manifest, args, softgpu, timeout):
-    env = driver_env(manifest, softgpu)
-    busy0, steal0, _ = proc_stat()
-    cpu0 = children_cpu()
-    t0 = time.monotonic()
-    name = "softgpu" if softgpu else "lavapipe"
-    try:
-        p = subprocess.run([exe] + args, env=env, capture_output=True, text=True,
-                           timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        log((e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes)
-            else (e.stdout or ""))
-        sys.exit(f"bench_compute timed out after {timeout} s on {name} ({manifest})")
-    wall = time.monotonic() - t0
-    busy1, steal1, _ = proc_stat()
-    cpu1 = children_cpu()
-    r = parse(p.stdout)
-    if p.returncode != 0 or "done" not in r["info"]:
-        log(p.stdout)
-        log(p.stderr)
-        what = ("wrong results: " + "; ".join(r["fail"])) if r["fail"] else \
-               f"exit status {p.returncode}"
-        sys.exit(f"bench_compute failed on {name} ({manifest}): {what}")
-    hz = os.sysconf("SC_CLK_TCK")
-    r["foreign_cores"] = max(0.0, (busy1 - busy0) / hz - (cpu1 - cpu0)) / wall
-    r["steal_cores"] = (steal1 - steal0) / hz / wall
-    r["process_wall_s"] = wall
-    return r
-
 
 # ---- statistics ---------------------------------------------------------------------
 
@@ -325,15 +265,7 @@ def main():
         phases = [p for p in only if p != "sgemm" or i < a.sgemm_rounds]
         return args + ["--only", ",".join(phases)]
 
-    sg, lvp = [], []
-    t0 = time.monotonic()
-    waited = 0.0
-    for i in range(a.rounds):
-        if a.quiet_wait > 0 and waited < a.max_wait:
-            waited += wait_quiet(min(a.quiet_wait, a.max_wait - waited))
-        ra = round_args(i)
-        sg.append(run_one(exe, sg_manifest, ra, True, a.timeout))
-        lvp.append(run_one(exe, a.lavapipe, ra, False, a.timeout))
+    def progress(i, sg, lvp):
         x, y = sg[-1]["metrics"], lvp[-1]["metrics"]
         pick = lambda m, k: fmt(m[k]) if k in m else "-"
         log(f"round {i + 1}/{a.rounds}: dispatch/s {pick(x, 'dispatch.rate')} / "
@@ -341,6 +273,12 @@ def main():
             f"{pick(y, 'saxpy.gbps')}, sgemm GFLOP/s {pick(x, 'sgemm.gflops')} / "
             f"{pick(y, 'sgemm.gflops')} ({time.monotonic() - t0:.0f} s, "
             f"runs {sg[-1]['process_wall_s']:.0f} + {lvp[-1]['process_wall_s']:.0f} s)")
+
+    t0 = time.monotonic()
+    sg, lvp, waited = interleaved(
+        a.rounds, a.quiet_wait, a.max_wait,
+        lambda i, softgpu: run_one(exe, sg_manifest if softgpu else a.lavapipe, round_args(i),
+                                   softgpu, a.timeout), progress)
 
     uname = os.uname()
     cmd = "bench/run-compute-bench.py" + (" --write" if a.write else "")

@@ -23,7 +23,8 @@ import sys
 import time
 
 from benchlib import DOC, LAVAPIPE_MANIFEST, ROOT
-from benchlib import (log, cpu_model, proc_stat, wait_quiet, children_cpu, os_name,
+from benchlib import parse as benchlib_parse, driver_env
+from benchlib import (log, cpu_model, proc_stat, interleaved, children_cpu, os_name,
                       git_rev, lavapipe_version, med, values, fmt, paired_ratios, section,
                       write_doc)
 
@@ -51,20 +52,17 @@ STATS_RE = re.compile(r"softgpu: report: \w+: device stats: (.*)")
 
 
 def parse(stdout, stderr):
-    r = {"metrics": {}, "threads": {}, "info": {}, "stats": {}}
+    """benchlib.parse's metrics and info, plus per-phase thread CPU times
+    (stdout) and the device stats softgpu printed after each phase (stderr)."""
+    r = benchlib_parse(stdout)
+    r["threads"], r["stats"] = {}, {}
     for line in stdout.splitlines():
         parts = line.split()
-        if not parts:
-            continue
-        if parts[0] == "metric" and len(parts) >= 3:
-            r["metrics"][parts[1]] = float(parts[2])
-        elif parts[0] == "thread" and len(parts) >= 4:
+        if parts and parts[0] == "thread" and len(parts) >= 4:
             # Lavapipe's threads share the process name; sum by name.
             t = r["threads"].setdefault(parts[1], {})
             name = re.sub(r"\d+$", "", parts[2])   # softgpu-cp3 -> softgpu-cp
             t[name] = t.get(name, 0) + int(parts[3])
-        elif parts[0] == "info" and len(parts) >= 2:
-            r["info"][parts[1]] = " ".join(parts[2:])
     phase = None
     for line in stderr.splitlines():
         m = re.match(r"phase (\w+) end$", line)
@@ -80,13 +78,7 @@ def parse(stdout, stderr):
 
 
 def run_one(exe, manifest, args, softgpu, cpus=None):
-    env = dict(os.environ)
-    for var in ("VK_INSTANCE_LAYERS", "VK_LAYER_PATH", "VK_ADD_LAYER_PATH", "VK_ICD_FILENAMES",
-                "VK_ADD_DRIVER_FILES", "VK_LOADER_LAYERS_ENABLE", "VK_LOADER_DEBUG"):
-        env.pop(var, None)
-    env["VK_DRIVER_FILES"] = manifest
-    env["VK_LOADER_LAYERS_DISABLE"] = "~all~"   # no implicit or explicit layer
-    env["NODEVICE_SELECT"] = "1"                # Mesa's device-select layer, belt and braces
+    env = driver_env(manifest, softgpu)
     if softgpu:
         env["SOFTGPU_STATS"] = "1"
     cmd = [exe] + args
@@ -340,20 +332,19 @@ def main():
             sys.exit(f"missing {f}")
     args = ["--iters", str(a.iters), "--seconds", str(a.seconds)]
 
-    sg, lvp = [], []
-    t0 = time.monotonic()
-    waited = 0.0
-    for i in range(a.rounds):
-        # A round starts once the rest of the machine is quiet, or after
-        # quiet_wait seconds; at most max_wait seconds of waiting per run.
-        if a.quiet_wait > 0 and waited < a.max_wait:
-            waited += wait_quiet(min(a.quiet_wait, a.max_wait - waited))
-        sg.append(run_one(exe, sg_manifest, args, True, cpus))
-        lvp.append(run_one(exe, a.lavapipe, args, False, cpus))
+    def progress(i, sg, lvp):
         log(f"round {i + 1}/{a.rounds}: rt_cb p50 {sg[-1]['metrics']['rt_cb.p50']:.2f} / "
             f"{lvp[-1]['metrics']['rt_cb.p50']:.2f} us, tput_1 "
             f"{sg[-1]['metrics']['tput_1.rate']:.0f} / {lvp[-1]['metrics']['tput_1.rate']:.0f} cb/s "
             f"({time.monotonic() - t0:.0f} s)")
+
+    # A round starts once the rest of the machine is quiet, or after
+    # quiet_wait seconds; at most max_wait seconds of waiting per run.
+    t0 = time.monotonic()
+    sg, lvp, waited = interleaved(
+        a.rounds, a.quiet_wait, a.max_wait,
+        lambda i, softgpu: run_one(exe, sg_manifest if softgpu else a.lavapipe, args, softgpu,
+                                   cpus), progress)
 
     s = summarize(sg, lvp)
     uname = os.uname()
