@@ -14,7 +14,9 @@
  *     has no other use, and `cmp t, ...; xor d, t, #1` the inverse
  *     comparison into d;
  *   - a RET right before the final EXIT goes;
- *   - dead code: pure instructions whose result nobody reads.
+ *   - dead code: pure instructions whose result nobody reads;
+ *   - loop-invariant code motion: pure instructions of a loop whose
+ *     operands the loop does not write move before its LOOP.
  *
  * Staying inside a block keeps every rewrite sound under SIMT execution:
  * the instructions of a block run under the same mask, so a lane that reads
@@ -34,7 +36,11 @@ struct opt {
    uint32_t *uses;              /* per register: operands reading it */
    uint8_t *leader;             /* per instruction: begins a basic block */
    uint8_t *dead;               /* per instruction: to be removed */
+   uint32_t *anchor;            /* per instruction: moved to just before this one, or NONE */
+   uint32_t *written;           /* per register: scratch of hoist_loop */
 };
+
+#define NONE UINT32_MAX
 
 static bool is_reg(struct sc_opnd o) { return o.kind == SC_REG; }
 
@@ -330,37 +336,119 @@ static bool remove_dead(struct opt *o)
    return changed;
 }
 
-/* Drops the dead instructions; labels at one move to the next survivor. */
-static void compact(struct opt *o)
+/* Moves the loop's (LOOP at l, ENDLOOP at end) invariant instructions to
+ * just before its LOOP: pure, defining a register nothing else defines,
+ * from operands the loop does not write. They then run once, under the
+ * mask the loop starts with; lanes that leave the loop early computed
+ * the same values in it. Pure instructions cannot fault, so computing one
+ * that a branch in the loop would have skipped is harmless. At most
+ * HOIST_MAX per loop and round, to bound the registers live through it. */
+#define HOIST_MAX 16u
+static bool hoist_loop(struct opt *o, uint32_t l, uint32_t end)
 {
    struct sc_mir *mir = o->mir;
-   uint32_t *moved = o->defs;   /* reused: at least count + 1 entries */
-   uint32_t n = 0;
-   for (uint32_t i = 0; i < mir->count; i++) {
-      moved[i] = n;
-      if (!o->dead[i])
-         mir->code[n++] = mir->code[i];
+   memset(o->written, 0, mir->reg_count * sizeof(*o->written));
+   for (uint32_t k = l + 1; k < end; k++) {
+      if (!o->dead[k] && o->anchor[k] == NONE && is_reg(mir->code[k].dst))
+         o->written[mir->code[k].dst.value]++;
    }
-   moved[mir->count] = n;
-   for (uint32_t l = 0; l < mir->label_count; l++) {
-      if (mir->labels[l] <= mir->count)
-         mir->labels[l] = moved[mir->labels[l]];
+   uint32_t moved = 0;
+   for (uint32_t k = l + 1; k < end && moved < HOIST_MAX; k++) {
+      const struct sc_minst *in = &mir->code[k];
+      if (o->dead[k] || o->anchor[k] != NONE || !pure(in) || !is_reg(in->dst) ||
+          o->defs[in->dst.value] != 1 || mir->regs[in->dst.value].variable)
+         continue;
+      bool invariant = true;
+      for (int s = 0; s < 3 && invariant; s++) {
+         const struct sc_opnd *x = src((struct sc_minst *)in, s);
+         invariant = !is_reg(*x) || !o->written[x->value];
+      }
+      if (!invariant)
+         continue;
+      o->anchor[k] = l;
+      o->written[in->dst.value]--;
+      moved++;
    }
-   mir->count = n;
+   return moved > 0;
 }
 
-void sc_mir_optimize(struct sc_mir *mir, struct sc_error *e)
+static bool hoist_invariants(struct opt *o)
 {
-   size_t regs = mir->reg_count > mir->count + 1 ? mir->reg_count : mir->count + 1;
+   uint32_t open[ISA_MAX_STACK], depth = 0;
+   bool changed = false;
+   for (uint32_t i = 0; i < o->mir->count; i++) {
+      if (o->mir->code[i].op == ISA_OP_LOOP && depth < ISA_MAX_STACK)
+         open[depth++] = i;
+      else if (o->mir->code[i].op == ISA_OP_ENDLOOP && depth)
+         changed |= hoist_loop(o, open[--depth], i);
+   }
+   return changed;
+}
+
+/* Rebuilds the code: drops the dead instructions and puts the hoisted
+ * ones before their anchor, in their original order. A label at a
+ * removed instruction moves to the next one kept; a label at an anchor
+ * to the first instruction put before it. */
+static bool compact(struct opt *o)
+{
+   struct sc_mir *mir = o->mir;
+   uint32_t count = mir->count;
+   struct sc_minst *code = malloc((count ? count : 1) * sizeof(*code));
+   uint32_t *moved = o->defs, *next = o->written, *head = o->uses;   /* reused */
+   if (!code)
+      return false;
+   /* hoisted instructions by anchor, as lists in original order */
+   for (uint32_t i = 0; i <= count; i++)
+      head[i] = next[i] = NONE;
+   for (uint32_t j = count; j-- > 0;) {
+      if (o->anchor[j] != NONE && !o->dead[j]) {
+         next[j] = head[o->anchor[j]];
+         head[o->anchor[j]] = j;
+      }
+   }
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < count; i++) {
+      moved[i] = n;
+      for (uint32_t j = head[i]; j != NONE; j = next[j])
+         code[n++] = mir->code[j];
+      if (!o->dead[i] && o->anchor[i] == NONE)
+         code[n++] = mir->code[i];
+   }
+   moved[count] = n;
+   for (uint32_t l = 0; l < mir->label_count; l++) {
+      if (mir->labels[l] <= count)
+         mir->labels[l] = moved[mir->labels[l]];
+   }
+   free(mir->code);
+   mir->code = code;
+   mir->count = mir->capacity = n;
+   return true;
+}
+
+static void opt_free(struct opt *o)
+{
+   free(o->defs), free(o->uses), free(o->leader), free(o->dead), free(o->anchor),
+      free(o->written);
+}
+
+/* One round: the block-local rewrites until nothing changes, then loop
+ * invariants out. Returns whether anything moved out of a loop. */
+static bool optimize_round(struct sc_mir *mir, struct sc_error *e)
+{
+   size_t n = (mir->reg_count > mir->count ? mir->reg_count : mir->count) + 1;
    struct opt o = {.mir = mir};
-   o.defs = malloc(regs * sizeof(*o.defs));
-   o.uses = malloc(regs * sizeof(*o.uses));
+   o.defs = malloc(n * sizeof(*o.defs));
+   o.uses = malloc(n * sizeof(*o.uses));
+   o.written = malloc(n * sizeof(*o.written));
+   o.anchor = malloc(n * sizeof(*o.anchor));
    o.leader = malloc(mir->count + 1);
    o.dead = calloc(mir->count + 1, 1);
-   if (!o.defs || !o.uses || !o.leader || !o.dead) {
-      free(o.defs), free(o.uses), free(o.leader), free(o.dead);
+   if (!o.defs || !o.uses || !o.written || !o.anchor || !o.leader || !o.dead) {
+      opt_free(&o);
       sc_fail(e, "out of memory");
    }
+   for (uint32_t i = 0; i < n; i++)
+      o.anchor[i] = NONE;
    find_blocks(&o);
    count(&o);
    for (int round = 0; round < 4; round++) {
@@ -376,6 +464,17 @@ void sc_mir_optimize(struct sc_mir *mir, struct sc_error *e)
       if (!changed)
          break;
    }
-   compact(&o);
-   free(o.defs), free(o.uses), free(o.leader), free(o.dead);
+   bool hoisted = hoist_invariants(&o);
+   bool ok = compact(&o);
+   opt_free(&o);
+   if (!ok)
+      sc_fail(e, "out of memory");
+   return hoisted;
+}
+
+void sc_mir_optimize(struct sc_mir *mir, struct sc_error *e)
+{
+   /* each round may expose invariants of the next loop out */
+   for (int round = 0; round < 4 && optimize_round(mir, e); round++)
+      ;
 }

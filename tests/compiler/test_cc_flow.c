@@ -523,6 +523,31 @@ static void flow_vars_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
    w[6] = sct_u(x + (a & 3));
 }
 
+/* ---- licm: loop-invariant values --------------------------------------------------- */
+
+static void licm_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   (void)i;
+   uint32_t a = in[0], b = in[1] % 5, acc = 0, last = 0, sum = 0;
+   for (uint32_t j = 0; j < a % 9; j++) {
+      uint32_t inv = a * 3 + 7;
+      if (b != 0)
+         acc += a / b + inv;
+      last = inv ^ j;
+   }
+   w[0] = sct_u(acc);
+   w[1] = sct_u(last);
+   for (uint32_t r = 0; r < 5; r++) {
+      for (uint32_t k = 0; k < 4; k++)
+         sum += (r * 11 + b) * (k + 1) + (a >> 3);
+   }
+   w[2] = sct_u(sum);
+   float f = 0;
+   for (uint32_t r = 0; r < b + 2; r++)
+      f += (float)(a & 255) * 0.5f + (float)r;
+   w[3] = sct_fx(f);
+}
+
 /* ---- temporal: values carried out of loops with divergent exits ------------------- */
 
 static void temporal_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
@@ -591,6 +616,7 @@ static const struct sct_map maps[] = {
    SCT_MAP("switch_in_loop", 2, 3, NULL, switch_in_loop_ref, NULL),
    SCT_MAP("temporal", 2, 7, NULL, temporal_ref, NULL),
    SCT_MAP("flow_vars", 2, 7, NULL, flow_vars_ref, NULL),
+   SCT_MAP("licm", 2, 4, NULL, licm_ref, NULL),
    SCT_MAP("repro_switch_fallthrough", 1, 1, NULL, repro_switch_fallthrough_ref, NULL),
    SCT_MAP("repro_return_in_loop_fn", 1, 1, NULL, repro_return_in_loop_fn_ref, NULL),
 };
