@@ -105,6 +105,9 @@ struct sc_minst {
    struct sc_opnd dst, a, b, c;
    uint32_t label;              /* flow instructions: the target label */
    uint32_t line;               /* source line, 0 if unknown */
+   bool invariant;              /* a load of memory no shader writes, at an address that
+                                   cannot fault (push constants at constant offsets):
+                                   may move out of loops like a pure instruction */
 };
 
 struct sc_mir {

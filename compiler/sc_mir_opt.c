@@ -15,8 +15,9 @@
  *     comparison into d;
  *   - a RET right before the final EXIT goes;
  *   - dead code: pure instructions whose result nobody reads;
- *   - loop-invariant code motion: pure instructions of a loop whose
- *     operands the loop does not write move before its LOOP.
+ *   - loop-invariant code motion: pure instructions (and loads of push
+ *     constants) of a loop whose operands the loop does not write move
+ *     before its LOOP.
  *
  * Staying inside a block keeps every rewrite sound under SIMT execution:
  * the instructions of a block run under the same mask, so a lane that reads
@@ -47,11 +48,12 @@ static bool is_reg(struct sc_opnd o) { return o.kind == SC_REG; }
 static enum isa_class cls_of(const struct sc_minst *in) { return isa_op_info[in->op].cls; }
 
 /* Instructions with no effect but their result: safe to remove when it is
- * unused, and to reuse when repeated. */
+ * unused, and to reuse when repeated. Special registers (lane, warp and
+ * workgroup ids, sizes, the root table) are constant for a warp. */
 static bool pure(const struct sc_minst *in)
 {
    enum isa_class c = cls_of(in);
-   return c == ISA_CLASS_ALU || c == ISA_CLASS_ALU64;
+   return c == ISA_CLASS_ALU || c == ISA_CLASS_ALU64 || in->op == ISA_OP_S2R;
 }
 
 static struct sc_opnd *src(struct sc_minst *in, int k)
@@ -355,7 +357,7 @@ static bool hoist_loop(struct opt *o, uint32_t l, uint32_t end)
    uint32_t moved = 0;
    for (uint32_t k = l + 1; k < end && moved < HOIST_MAX; k++) {
       const struct sc_minst *in = &mir->code[k];
-      if (o->dead[k] || o->anchor[k] != NONE || !pure(in) || !is_reg(in->dst) ||
+      if (o->dead[k] || o->anchor[k] != NONE || !(pure(in) || in->invariant) || !is_reg(in->dst) ||
           o->defs[in->dst.value] != 1 || mir->regs[in->dst.value].variable)
          continue;
       bool invariant = true;
@@ -383,6 +385,43 @@ static bool hoist_invariants(struct opt *o)
          changed |= hoist_loop(o, open[--depth], i);
    }
    return changed;
+}
+
+/* Every S2R of a special register reads the same value for the whole
+ * warp: the first one moves to the program's start (where it dominates
+ * everything) and the others' readers read it instead. */
+static void share_special_registers(struct opt *o)
+{
+   struct sc_mir *mir = o->mir;
+   uint32_t first[ISA_SR_COUNT];
+   for (uint32_t r = 0; r < ISA_SR_COUNT; r++)
+      first[r] = NONE;
+   for (uint32_t i = 0; i < mir->count; i++) {
+      const struct sc_minst *in = &mir->code[i];
+      if (in->op != ISA_OP_S2R || in->mod >= ISA_SR_COUNT || !is_reg(in->dst) || in->dst.part ||
+          o->defs[in->dst.value] != 1 || mir->regs[in->dst.value].size != 1)
+         continue;
+      uint32_t f = first[in->mod];
+      if (f == NONE) {
+         first[in->mod] = i;
+         o->anchor[i] = i ? 0 : NONE;
+         continue;
+      }
+      struct sc_opnd with = mir->code[f].dst;
+      if (mir->regs[in->dst.value].uniform && !mir->regs[with.value].uniform)
+         continue;
+      for (uint32_t j = 0; j < mir->count; j++) {
+         for (int k = 0; k < 3; k++) {
+            struct sc_opnd *x = src(&mir->code[j], k);
+            if (is_reg(*x) && x->value == in->dst.value &&
+                substitutable(o, &mir->code[j], with.value)) {
+               *x = with;
+               o->uses[in->dst.value]--;
+               o->uses[with.value]++;
+            }
+         }
+      }
+   }
 }
 
 /* Rebuilds the code: drops the dead instructions and puts the hoisted
@@ -451,6 +490,7 @@ static bool optimize_round(struct sc_mir *mir, struct sc_error *e)
       o.anchor[i] = NONE;
    find_blocks(&o);
    count(&o);
+   share_special_registers(&o);
    for (int round = 0; round < 4; round++) {
       bool changed = false;
       for (uint32_t i = 0; i < mir->count; i++) {

@@ -864,10 +864,14 @@ static void load(struct tx *t, const struct ptr *p, uint32_t type, struct sc_opn
       addr = buffer_address(t, p, 0, &base_imm);
    else
       addr = local_address(t, p, 0, &base_imm);
+   /* Push constants stay put during a dispatch, and the root table holds
+    * them all: a constant offset is always in bounds. */
+   bool invariant = p->storage == SpvStorageClassPushConstant && p->offset.kind == SC_IMM;
    for (uint32_t i = 0; i < n; i++) {
       struct tinfo s = scalar_at(t, type, i);
       struct sc_minst *in = emit(t, op, is64(&s) ? 2 : 1, regs[i], addr, sc_none(), sc_none());
       in->imm = base_imm + offs[i];
+      in->invariant = invariant;
    }
    guard_end(t, guard);
 }

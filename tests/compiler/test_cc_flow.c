@@ -546,6 +546,10 @@ static void licm_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
    for (uint32_t r = 0; r < b + 2; r++)
       f += (float)(a & 255) * 0.5f + (float)r;
    w[3] = sct_fx(f);
+   uint32_t q = 0;
+   for (uint32_t r = 0; r < a % 7; r++)
+      q += r;
+   w[4] = sct_u(q);
 }
 
 /* ---- temporal: values carried out of loops with divergent exits ------------------- */
@@ -616,7 +620,7 @@ static const struct sct_map maps[] = {
    SCT_MAP("switch_in_loop", 2, 3, NULL, switch_in_loop_ref, NULL),
    SCT_MAP("temporal", 2, 7, NULL, temporal_ref, NULL),
    SCT_MAP("flow_vars", 2, 7, NULL, flow_vars_ref, NULL),
-   SCT_MAP("licm", 2, 4, NULL, licm_ref, NULL),
+   SCT_MAP("licm", 2, 5, NULL, licm_ref, NULL),
    SCT_MAP("repro_switch_fallthrough", 1, 1, NULL, repro_switch_fallthrough_ref, NULL),
    SCT_MAP("repro_return_in_loop_fn", 1, 1, NULL, repro_return_in_loop_fn_ref, NULL),
 };

@@ -4,7 +4,7 @@
 // zero divisor, which must not matter when the if skips it), in an inner
 // loop that depends on the outer loop's counter, and used after the loop.
 #define INS 2
-#define OUTS 4
+#define OUTS 5
 #include "map.glsl"
 #define IN(k) in_w[gl_GlobalInvocationID.x * INS + (k)]
 #define OUT(k, v) out_w[gl_GlobalInvocationID.x * OUTS + (k)] = (v)
@@ -36,4 +36,11 @@ void main()
    for (uint i = 0u; i < (b + 2u); i++)
       f += float(a & 255u) * 0.5 + float(i);
    OUT(3, floatBitsToUint(f));
+
+   // a push constant read in a loop (moves out of it): pc.n is above
+   // every running invocation's index
+   uint p = 0u;
+   for (uint i = 0u; i < (a % 7u); i++)
+      p += pc.n > gl_GlobalInvocationID.x ? i : 1000u;
+   OUT(4, p);
 }
