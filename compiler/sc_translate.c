@@ -121,6 +121,10 @@ struct tx {
    uint8_t *var_divergent;      /* per promoted variable: may differ between lanes */
    uint8_t *ctrl;               /* per block: reached by only part of the lanes */
    uint32_t *stack;             /* per block: scratch for walks */
+   /* Component arrays get() made for constants, until their user frees
+    * them: a compile error unwinds past the user, and tx_free frees them. */
+   struct sc_opnd **owned;
+   uint32_t owned_n, owned_cap;
    struct sc_opnd **slots;      /* per promoted variable: one register per scalar */
    uint32_t exit_label;         /* the program's final EXIT */
    bool need_ranges;            /* load descriptor ranges (robust access, OpArrayLength) */
@@ -436,6 +440,33 @@ static struct val *val_new(struct tx *t, uint32_t id, uint32_t n)
 
 static void constant_components(struct tx *t, uint32_t id, struct sc_opnd *out, uint32_t *n);
 
+static void own(struct tx *t, struct sc_opnd *c)
+{
+   if (t->owned_n == t->owned_cap) {
+      uint32_t cap = t->owned_cap ? 2 * t->owned_cap : 16;
+      struct sc_opnd **o = realloc(t->owned, cap * sizeof(*o));
+      if (!o) {
+         free(c);
+         FAIL("out of memory");
+      }
+      t->owned = o;
+      t->owned_cap = cap;
+   }
+   t->owned[t->owned_n++] = c;
+}
+
+/* Frees an array get() made (the most recent ones are the likely ones). */
+static void disown(struct tx *t, struct sc_opnd *c)
+{
+   for (uint32_t i = t->owned_n; i-- > 0;) {
+      if (t->owned[i] == c) {
+         t->owned[i] = t->owned[--t->owned_n];
+         break;
+      }
+   }
+   free(c);
+}
+
 /* Scalar constant: an immediate, or a 64-bit value in a register pair
  * materialized where it is used (so it dominates the use). */
 static struct sc_opnd scalar_constant(struct tx *t, uint32_t type, uint64_t bits)
@@ -504,6 +535,7 @@ static struct sc_opnd *get(struct tx *t, uint32_t id, uint32_t *n, bool *owned)
       struct sc_opnd *c = calloc(count ? count : 1, sizeof(*c));
       if (!c)
          FAIL("out of memory");
+      own(t, c);
       uint32_t k = 0;
       constant_components(t, id, c, &k);
       *n = k;
@@ -528,7 +560,7 @@ static struct sc_opnd get1(struct tx *t, uint32_t id, uint32_t i)
       FAIL("component %u of a %u-component value", i, n);
    struct sc_opnd r = c[i];
    if (owned)
-      free(c);
+      disown(t, c);
    return r;
 }
 
@@ -1142,7 +1174,7 @@ static void promoted_variable(struct tx *t, uint32_t var, struct ptr *p, uint32_
          copy_scalar(t, slots[i], v[i], is64(&s));
       }
       if (owned)
-         free(v);
+         disown(t, v);
    }
 }
 
@@ -1227,7 +1259,7 @@ static void variable(struct tx *t, uint32_t var)
          struct sc_opnd *c = get(t, arg(t, at, 4), &n, &owned);
          store(t, p, pt.elem, c, 0);
          if (owned)
-            free(c);
+            disown(t, c);
       }
       break;
    }
@@ -1468,7 +1500,7 @@ static void op_store(struct tx *t, uint32_t at)
    struct sc_opnd *c = get(t, arg(t, at, 2), &n, &owned);
    store_value(t, &p, c, n);
    if (owned)
-      free(c);
+      disown(t, c);
 }
 
 /* OpArrayLength: (range - member offset) / stride of the runtime array. */
@@ -1499,11 +1531,12 @@ struct operands {
    struct sc_opnd *c;
    uint32_t n;
    bool owned;
+   struct tx *t;                /* for release() */
 };
 
 static struct operands operand(struct tx *t, uint32_t id)
 {
-   struct operands o;
+   struct operands o = {.t = t};
    o.c = get(t, id, &o.n, &o.owned);
    return o;
 }
@@ -1511,7 +1544,7 @@ static struct operands operand(struct tx *t, uint32_t id)
 static void release(struct operands *o)
 {
    if (o->owned)
-      free(o->c);
+      disown(o->t, o->c);
 }
 
 /* Component i of a scalar-or-vector operand (scalars broadcast). */
@@ -2293,7 +2326,7 @@ static void glsl(struct tx *t, uint32_t at)
       struct sc_opnd d[16];
       for (uint32_t i = 0; i < a.n && i < 16; i++)
          d[i] = alu(t, ISA_OP_FSUB, 0, a.c[i], b.c[i], sc_none());
-      struct operands dd = {d, a.n, false};
+      struct operands dd = {d, a.n, false, t};
       struct val *v = result(t, id, type);
       emit(t, ISA_OP_FSQRT, 0, v->comp[0], dot(t, &dd, &dd), sc_none(), sc_none());
       release(&a);
@@ -2815,7 +2848,7 @@ static void matrix_op(struct tx *t, uint32_t at)
       struct tinfo tb = type_of(t, idp(t, arg(t, at, 4))->type);
       uint32_t rows = components(t, tb.elem);
       for (uint32_t c = 0; c < n; c++) {
-         struct operands col = {b.c + c * rows, rows, false};
+         struct operands col = {b.c + c * rows, rows, false, t};
          out[c] = dot(t, &a, &col);
       }
       break;
@@ -4244,6 +4277,9 @@ static void tx_free(struct tx *t)
    free(t->slots);
    free(t->join);
    free(t->used_outside);
+   for (uint32_t i = 0; i < t->owned_n; i++)
+      free(t->owned[i]);
+   free(t->owned);
    free(t->var_divergent);
    free(t->ctrl);
    free(t->stack);
