@@ -471,8 +471,13 @@ static void put_event(FILE *f, const struct event *e)
    fputc('}', f);
 }
 
-static void put_metadata(FILE *f)
+/* Names the processes, and the tracks that have events (a device binds
+ * every channel; most of them never run anything). */
+static void put_metadata(FILE *f, const struct event *ev, size_t count)
 {
+   bool used[MAX_TRACKS + 1] = {false};
+   for (size_t i = 0; i < count; i++)
+      used[ev[i].track] = true;
    fputs("{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"trace_start\",\"args\":{}}", f);
    for (uint32_t pid = 0; pid < MAX_PROCESSES; pid++) {
       if (!processes[pid])
@@ -483,6 +488,8 @@ static void put_metadata(FILE *f)
       fputs("}}", f);
    }
    for (uint32_t i = 1; i <= track_count; i++) {
+      if (!used[i])
+         continue;
       fprintf(f, ",\n{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"thread_name\",\"args\":"
               "{\"name\":", tracks[i].pid, i);
       put_string(f, tracks[i].name);
@@ -508,7 +515,7 @@ static void write_file(const struct event *ev, size_t count, uint64_t dropped)
    }
    fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"dropped_events\":%" PRIu64
            ",\"events\":%zu},\n\"traceEvents\":[\n", dropped, count);
-   put_metadata(f);
+   put_metadata(f, ev, count);
    for (size_t i = 0; i < count; i++)
       put_event(f, &ev[i]);
    fputs("\n]}\n", f);
