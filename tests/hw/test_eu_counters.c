@@ -17,7 +17,6 @@
  */
 #include "eut.h"
 
-#include <time.h>
 
 #define INSTRUCTIONS 12u
 #define CTA_SIZE 16u
@@ -90,6 +89,10 @@ static void test_parked_time(void)
    hwt_acquire(&pb, word, 1);
    hwt_release(&pb, done, 1, HW_PKT_FLAG_WFI | HW_PKT_FLAG_INTERRUPT);
    hwt_pb_submit(&pb, &ch0);
+   /* The 50 ms count from when the channel is seen parked (its control page says so). */
+   uint64_t deadline = hw_now_ns() + HWT_TIMEOUT_NS;
+   while (!atomic_load_explicit(&ch0.control->parked, memory_order_acquire))
+      HWT_REQUIRE(hw_now_ns() < deadline, "channel 0 never parked");
    hwt_sleep_ms(50);
    hw_host_signal(gpu, word, 1);
    hwt_wait_sem(gpu, done, 1, "the parked channel's release");
