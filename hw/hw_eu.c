@@ -686,6 +686,8 @@ bool hw_eu_launch(struct hw_channel *ch, uint64_t desc_va, bool indirect, uint64
                  .root_va = d.root_va}};
    atomic_store(&l->refs, 1);
    uint64_t invocations = total * d.size[0] * d.size[1] * d.size[2];
+   if (sg_trace_on())
+      trace_counters(gpu);   /* so each launch's counts show as a step */
    atomic_fetch_add_explicit(&ch->launches_pending, 1, memory_order_relaxed);
    if (invocations <= HW_INLINE_MAX_INVOCATIONS || gpu->eu.worker_count == 0) {
       /* Cheaper than a hand-off; the watchdog still applies. complete() drops the list's
