@@ -328,11 +328,18 @@ static enum step timestamp(struct hw_channel *ch, uint32_t flags, const uint32_t
 
 /* Labels nest: the outermost HW_LABEL_DEPTH are kept, deeper ones only
  * counted (a snapshot then shows the deepest one kept). */
-static void label_push(struct hw_channel *ch, const uint32_t *pl, uint32_t len)
+/* A label packet's text, cut to HW_LABEL_BYTES - 1 bytes. */
+static void label_text(const uint32_t *pl, uint32_t len, char text[HW_LABEL_BYTES])
 {
-   char text[HW_LABEL_BYTES] = {0};
+   memset(text, 0, HW_LABEL_BYTES);
    size_t n = strnlen((const char *)pl, (size_t)len * 4);
    memcpy(text, pl, n < HW_LABEL_BYTES - 1 ? n : HW_LABEL_BYTES - 1);
+}
+
+static void label_push(struct hw_channel *ch, const uint32_t *pl, uint32_t len)
+{
+   char text[HW_LABEL_BYTES];
+   label_text(pl, len, text);
    uint32_t depth = LOAD(ch->label_depth);
    if (depth < HW_LABEL_DEPTH) {
       for (uint32_t i = 0; i < HW_LABEL_BYTES / 8; i++) {
@@ -359,9 +366,8 @@ static void label_insert(struct hw_channel *ch, const uint32_t *pl, uint32_t len
 {
    if (!sg_trace_on())
       return;
-   char text[HW_LABEL_BYTES] = {0};
-   size_t n = strnlen((const char *)pl, (size_t)len * 4);
-   memcpy(text, pl, n < HW_LABEL_BYTES - 1 ? n : HW_LABEL_BYTES - 1);
+   char text[HW_LABEL_BYTES];
+   label_text(pl, len, text);
    sg_trace_mark(ch->trace_track, text, sg_trace_now());
 }
 

@@ -137,6 +137,30 @@ static uint32_t parse_cap(void)
    return (uint32_t)v;
 }
 
+/* Publishes the buffers under the locks that every later reader takes, so
+ * even a thread that only saw the relaxed flag reads them safely. */
+static bool publish(const char *path, uint32_t per_shard)
+{
+   bool ok = true;
+   for (uint32_t i = 0; i < SHARDS; i++) {
+      struct event *ring = malloc((size_t)per_shard * sizeof(struct event));
+      pthread_mutex_lock(&shards[i].lock);
+      shards[i].ring = ring;
+      shards[i].cap = ring ? per_shard : 0;
+      pthread_mutex_unlock(&shards[i].lock);
+      ok &= ring != NULL;
+   }
+   pthread_mutex_lock(&meta_lock);
+   out_path = strdup(path);
+   strings = calloc(MAX_STRINGS * 2, sizeof(*strings));
+   names = calloc(NAME_SLOTS, sizeof(*names));
+   ok &= out_path && strings && names;
+   t_base = sg_trace_now();
+   processes[SG_TRACE_APP_PID] = "application";
+   pthread_mutex_unlock(&meta_lock);
+   return ok;
+}
+
 static void init_once_fn(void)
 {
    const char *path = getenv("SOFTGPU_TRACE");
@@ -146,26 +170,15 @@ static void init_once_fn(void)
       return;
    uint32_t cap = parse_cap();
    uint32_t per_shard = (cap + SHARDS - 1) / SHARDS;
-   out_path = strdup(path);
-   strings = calloc(MAX_STRINGS * 2, sizeof(*strings));
-   names = calloc(NAME_SLOTS, sizeof(*names));
-   bool ok = out_path && strings && names;
-   for (uint32_t i = 0; ok && i < SHARDS; i++) {
-      shards[i].ring = malloc((size_t)per_shard * sizeof(struct event));
-      shards[i].cap = per_shard;
-      ok = shards[i].ring != NULL;
-   }
-   if (!ok) {
+   if (!publish(path, per_shard)) {
       SG_LOG(SG_LOG_ERROR, SG_AREA_API, "out of host memory for the trace: SOFTGPU_TRACE ignored");
       teardown();
       return;
    }
-   t_base = sg_trace_now();
-   processes[SG_TRACE_APP_PID] = "application";
    /* atexit() from a shared object runs at dlclose too (glibc ties it to
     * the object), so the file is written and memory freed either way. */
    atexit(teardown);
-   atomic_store_explicit(&sg_trace_active, true, memory_order_relaxed);
+   atomic_store_explicit(&sg_trace_active, true, memory_order_release);
    SG_LOG(SG_LOG_INFO, SG_AREA_API, "tracing to %s (%u events kept)", path, per_shard * SHARDS);
 }
 
@@ -395,6 +408,8 @@ void sg_trace_call_end(const char *static_name, uint64_t t0, const struct sg_tra
 uint64_t sg_trace_dropped(void)
 {
    uint64_t n = 0;
+   if (!sg_trace_on())
+      return 0;   /* the shards' locks exist once tracing is on */
    for (uint32_t i = 0; i < SHARDS; i++) {
       pthread_mutex_lock(&shards[i].lock);
       n += shards[i].dropped;
