@@ -326,8 +326,6 @@ static enum step timestamp(struct hw_channel *ch, uint32_t flags, const uint32_t
    return STEP_DONE;
 }
 
-/* Labels nest: the outermost HW_LABEL_DEPTH are kept, deeper ones only
- * counted (a snapshot then shows the deepest one kept). */
 /* A label packet's text, cut to HW_LABEL_BYTES - 1 bytes. */
 static void label_text(const uint32_t *pl, uint32_t len, char text[HW_LABEL_BYTES])
 {
@@ -336,6 +334,9 @@ static void label_text(const uint32_t *pl, uint32_t len, char text[HW_LABEL_BYTE
    memcpy(text, pl, n < HW_LABEL_BYTES - 1 ? n : HW_LABEL_BYTES - 1);
 }
 
+/* Labels nest: the outermost HW_LABEL_DEPTH are kept, deeper ones only
+ * counted (a snapshot then shows the deepest one kept). The trace gets
+ * every one, as a region of the channel's track. */
 static void label_push(struct hw_channel *ch, const uint32_t *pl, uint32_t len)
 {
    char text[HW_LABEL_BYTES];

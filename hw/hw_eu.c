@@ -445,6 +445,20 @@ static void trace_counters(struct hw_gpu *gpu)
    sg_trace_counter(pid, "barrier waits", t, st.barrier_waits);
 }
 
+/* During long launches, the counters are also sampled every millisecond
+ * or so, by whichever worker finishes a batch first after that. */
+#define TRACE_SAMPLE_NS 1000000u
+
+static void maybe_trace_counters(struct hw_gpu *gpu)
+{
+   uint64_t now = sg_trace_now();
+   uint64_t last = atomic_load_explicit(&gpu->eu.trace_sampled_ns, memory_order_relaxed);
+   if (now - last >= TRACE_SAMPLE_NS &&
+       atomic_compare_exchange_strong_explicit(&gpu->eu.trace_sampled_ns, &last, now,
+                                               memory_order_relaxed, memory_order_relaxed))
+      trace_counters(gpu);
+}
+
 /* The last CTA is done: the channel may pass its WAIT_FOR_IDLE. */
 static void complete(struct hw_gpu *gpu, struct hw_launch *l)
 {
@@ -535,6 +549,8 @@ static void work_on(struct hw_eu_context *c, struct hw_launch *l, uint64_t batch
       }
       if (atomic_fetch_add(&l->done, last - first) + (last - first) == l->total)
          complete(gpu, l);
+      else if (sg_trace_on())
+         maybe_trace_counters(gpu);
    }
    trace_ctas(c, l, &span);
 }

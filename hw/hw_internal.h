@@ -187,6 +187,7 @@ struct hw_eu {
    uint32_t program_count;
    _Atomic uint64_t launch_count;
    struct hw_eu_counters retired;  /* the stopped workers' counts */
+   _Atomic uint64_t trace_sampled_ns;   /* when the counters were last traced */
 };
 
 int hw_eu_start(struct hw_gpu *gpu);
