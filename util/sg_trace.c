@@ -15,7 +15,7 @@
 
 #include "sg_log.h"
 
-#define SHARDS 16u
+#define SHARDS 8u
 #define DEFAULT_EVENTS (256u * 1024u)
 #define MAX_TRACKS 1024u
 #define MAX_PROCESSES 64u

@@ -6,11 +6,12 @@
  * Cost when off: each trace point tests sg_trace_on(), one relaxed byte
  * load and a predictable branch, before evaluating anything.
  *
- * When on: events go into a fixed number of shards (a thread always uses
- * the same shard, so threads rarely share a lock), each a ring of
- * SOFTGPU_TRACE_EVENTS / shards events (default 262144 in all). A full
- * ring drops its OLDEST events and counts them; the file says how many
- * ("otherData": {"dropped_events": n}). The file is rewritten with every
+ * When on: events go into 8 shards, each a mutex and a ring of
+ * SOFTGPU_TRACE_EVENTS / 8 events (default 262144 in all); threads are
+ * spread over the shards round-robin and keep theirs, so they rarely share
+ * a lock (with fewer threads than shards, part of the cap goes unused). A
+ * full ring drops its OLDEST events and counts them; the file says how
+ * many ("otherData": {"dropped_events": n}). The file is rewritten with every
  * event still held at each flush: when a device is destroyed, when a GPU
  * is lost, and at exit (or when the library is unloaded), which also frees
  * everything.
