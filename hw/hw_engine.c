@@ -528,8 +528,8 @@ static bool injected_fault(struct hw_channel *ch)
 
 /* A packet's span on its channel's track: from its first attempt (a
  * blocked one: a parked acquire, a release waiting for idle) to its end. */
-static void trace_packet(struct hw_channel *ch, uint32_t op, const uint32_t *pl, enum step r,
-                         uint64_t t0)
+static void trace_packet(struct hw_channel *ch, uint32_t op, const struct hw_pkt_sem *sem,
+                         enum step r, uint64_t t0)
 {
    if (r == STEP_BLOCKED) {
       if (!ch->trace_blocked_since)
@@ -546,9 +546,8 @@ static void trace_packet(struct hw_channel *ch, uint32_t op, const uint32_t *pl,
    struct sg_trace_arg args[3] = {{"packet", LOAD(ch->packets) + 1}};
    uint32_t n = 1;
    if (op == HW_OP_SEM_ACQUIRE || op == HW_OP_SEM_RELEASE) {
-      struct hw_pkt_sem s = hw_decode_sem(pl);
-      args[n++] = (struct sg_trace_arg){"va", s.va};
-      args[n++] = (struct sg_trace_arg){"value", s.value};
+      args[n++] = (struct sg_trace_arg){"va", sem->va};
+      args[n++] = (struct sg_trace_arg){"value", sem->value};
    }
    const char *name = op == HW_OP_SEM_ACQUIRE && waited ? "SEM_ACQUIRE (parked)"
                                                           : hw_opcode_info[op].name;
@@ -577,9 +576,13 @@ static bool front_end(struct hw_engine *e, struct hw_channel *ch)
       uint64_t t0 = sg_trace_on() ? sg_trace_now() : 0;
       uint32_t op = hw_pkt_opcode(header);
       const uint32_t *pl = f->dwords + f->pos + 1;
+      /* Decoded before: once a release lands, the driver may reuse the pushbuffer. */
+      struct hw_pkt_sem sem = {0};
+      if (t0 && (op == HW_OP_SEM_ACQUIRE || op == HW_OP_SEM_RELEASE))
+         sem = hw_decode_sem(pl);
       enum step r = execute(ch, f, op, hw_pkt_flags(header), pl, hw_pkt_length(header));
       if (t0)
-         trace_packet(ch, op, pl, r, t0);
+         trace_packet(ch, op, &sem, r, t0);
       if (r != STEP_DONE)
          break;
       STORE(ch->packets, LOAD(ch->packets) + 1);

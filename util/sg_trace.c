@@ -175,11 +175,18 @@ static void init_once_fn(void)
       teardown();
       return;
    }
-   /* atexit() from a shared object runs at dlclose too (glibc ties it to
-    * the object), so the file is written and memory freed either way. */
-   atexit(teardown);
    atomic_store_explicit(&sg_trace_active, true, memory_order_release);
    SG_LOG(SG_LOG_INFO, SG_AREA_API, "tracing to %s (%u events kept)", path, per_shard * SHARDS);
+}
+
+/* The last flush and the frees, at exit or when the library is unloaded,
+ * whichever comes first. A destructor rather than atexit(): the sanitizers'
+ * atexit() forgets which shared object registered the handler, so it would
+ * run after the library was unloaded. */
+__attribute__((destructor)) static void trace_fini(void)
+{
+   if (sg_trace_on())
+      teardown();
 }
 
 void sg_trace_init(void)
