@@ -355,10 +355,11 @@ static VkDebugUtilsLabelEXT label(const char *text)
 static void set_name(struct sgt_cdev *d, const struct debug_fns *f, VkObjectType type,
                      uint64_t handle, const char *name)
 {
-   VkDebugUtilsObjectNameInfoEXT info = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
-                                         .objectType = type,
-                                         .objectHandle = handle,
-                                         .pObjectName = name};
+   VkDebugUtilsObjectNameInfoEXT info = {
+      .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
+      .objectType = type,
+      .objectHandle = handle,
+      .pObjectName = name};
    SGT_CHECK_VK(f->name(d->device, &info));
 }
 
@@ -491,7 +492,8 @@ static void check_app_thread(const struct trace *t, double app)
                           "vkQueueWaitIdle"};
    for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
       SGT_CHECK(find(t, "X", calls[i], app, 0), "no %s span on the application thread", calls[i]);
-   const struct jv *b = find(t, "B", "frame 1", app, 0), *sub = find(t, "X", "vkQueueSubmit", app, 0);
+   const struct jv *b = find(t, "B", "frame 1", app, 0);
+   const struct jv *sub = find(t, "X", "vkQueueSubmit", app, 0);
    SGT_CHECK(b && sub && jnum(b, "ts") <= jnum(sub, "ts"),
              "the queue label \"frame 1\" does not begin before the submit");
    SGT_CHECK(find(t, "E", NULL, app, 0), "the queue label never ends");
