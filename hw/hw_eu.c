@@ -540,8 +540,9 @@ static void work_on(struct hw_eu_context *c, struct hw_launch *l, uint64_t batch
          }
          hw_inject_delay(&gpu->inject.eu, &c->rng);
       }
-      /* The span is recorded before the launch can complete, so it never
-       * ends after the release that waits for the launch. */
+      /* When this batch looks like the launch's last (a relaxed look: best
+       * effort), the span is recorded before the launch completes, so it
+       * does not end after the release that waited for the launch. */
       if (span.count && atomic_load_explicit(&l->done, memory_order_relaxed) + (last - first) ==
                            l->total) {
          trace_ctas(c, l, &span);
