@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "sg_log.h"
+#include "sg_trace.h"
 
 #define FRONT_END_BUDGET 64u               /* packets per channel per pass */
 #define DMA_SLICE (256u * 1024u)           /* bytes per copy step */
@@ -100,6 +101,11 @@ static bool fetch(struct hw_channel *ch)
    /* The entry is copied: its slot may be reused from now on. */
    atomic_store_explicit(&ch->control->get, get + 1, memory_order_release);
    atomic_fetch_add_explicit(&ch->gpu->stats.ring_fetches, 1, memory_order_relaxed);
+   if (sg_trace_on()) {
+      const struct sg_trace_arg args[] = {
+         {"get", get}, {"pushbuffer_va", e.pushbuffer_va}, {"dwords", e.length}};
+      sg_trace_instant(ch->trace_track, "ring fetch", sg_trace_now(), args, 3);
+   }
    return enter(ch, e.pushbuffer_va, e.length, false);
 }
 
@@ -107,6 +113,7 @@ static bool fetch(struct hw_channel *ch)
 
 static void unpark(struct hw_channel *ch)
 {
+   STORE(ch->parked_ns, LOAD(ch->parked_ns) + (hw_now_ns() - ch->parked_since));
    atomic_store_explicit(&ch->control->parked, 0, memory_order_relaxed);
    STORE(ch->parked, false);
    atomic_fetch_sub_explicit(&ch->engine->parked, 1, memory_order_relaxed);
@@ -119,6 +126,7 @@ static enum step park(struct hw_channel *ch, const _Atomic uint64_t *word, uint6
                       uint64_t value)
 {
    ch->park_word = word;
+   ch->parked_since = hw_now_ns();
    STORE(ch->park_va, va);
    STORE(ch->park_value, value);
    STORE(ch->parked, true);
@@ -178,6 +186,9 @@ static enum step release(struct hw_channel *ch, uint32_t flags, const uint32_t *
       return STEP_FAULT;
    atomic_store_explicit(w, s.value, memory_order_release);
    record_release(ch, s.va, s.value);
+   if (sg_trace_on())
+      sg_trace_counter_at(SG_TRACE_GPU_PID(ch->gpu->index), (const void *)w, sg_trace_now(),
+                          s.value);
    hw_gpu_semaphore_written(ch->gpu, flags & HW_PKT_FLAG_INTERRUPT);
    return STEP_DONE;
 }
@@ -270,8 +281,15 @@ static bool dma_step(struct hw_engine *e, struct hw_channel *ch)
          n &= ~(uint64_t)3;
       if (n == 0)
          break;
+      uint64_t t0 = sg_trace_on() ? sg_trace_now() : 0;
       run_slice(op, n);
       op->done += n;
+      if (t0) {
+         const struct sg_trace_arg args[] = {{"channel", ch->index}, {"bytes", n},
+                                             {"size", op->size}};
+         sg_trace_span(e->trace_track, op->kind == HW_DMA_COPY ? "copy" : "fill", t0,
+                       sg_trace_now(), args, 3);
+      }
       budget -= n;
       progress = true;
       hw_inject_delay(&ch->gpu->inject.dma, &e->rng);
@@ -308,13 +326,21 @@ static enum step timestamp(struct hw_channel *ch, uint32_t flags, const uint32_t
    return STEP_DONE;
 }
 
-/* Labels nest: the outermost HW_LABEL_DEPTH are kept, deeper ones only
- * counted (a snapshot then shows the deepest one kept). */
-static void label_push(struct hw_channel *ch, const uint32_t *pl, uint32_t len)
+/* A label packet's text, cut to HW_LABEL_BYTES - 1 bytes. */
+static void label_text(const uint32_t *pl, uint32_t len, char text[HW_LABEL_BYTES])
 {
-   char text[HW_LABEL_BYTES] = {0};
+   memset(text, 0, HW_LABEL_BYTES);
    size_t n = strnlen((const char *)pl, (size_t)len * 4);
    memcpy(text, pl, n < HW_LABEL_BYTES - 1 ? n : HW_LABEL_BYTES - 1);
+}
+
+/* Labels nest: the outermost HW_LABEL_DEPTH are kept, deeper ones only
+ * counted (a snapshot then shows the deepest one kept). The trace gets
+ * every one, as a region of the channel's track. */
+static void label_push(struct hw_channel *ch, const uint32_t *pl, uint32_t len)
+{
+   char text[HW_LABEL_BYTES];
+   label_text(pl, len, text);
    uint32_t depth = LOAD(ch->label_depth);
    if (depth < HW_LABEL_DEPTH) {
       for (uint32_t i = 0; i < HW_LABEL_BYTES / 8; i++) {
@@ -324,6 +350,8 @@ static void label_push(struct hw_channel *ch, const uint32_t *pl, uint32_t len)
       }
    }
    STORE(ch->label_depth, depth + 1);
+   if (sg_trace_on())
+      sg_trace_begin(ch->trace_track, text, sg_trace_now());
 }
 
 static void label_pop(struct hw_channel *ch)
@@ -331,6 +359,17 @@ static void label_pop(struct hw_channel *ch)
    uint32_t depth = LOAD(ch->label_depth);
    if (depth)
       STORE(ch->label_depth, depth - 1);
+   if (depth && sg_trace_on())
+      sg_trace_end(ch->trace_track, sg_trace_now());
+}
+
+static void label_insert(struct hw_channel *ch, const uint32_t *pl, uint32_t len)
+{
+   if (!sg_trace_on())
+      return;
+   char text[HW_LABEL_BYTES];
+   label_text(pl, len, text);
+   sg_trace_mark(ch->trace_track, text, sg_trace_now());
 }
 
 /* QUERY_COPY: timestamp query results to a buffer, after all prior work,
@@ -420,7 +459,7 @@ static enum step execute(struct hw_channel *ch, struct hw_frame *f, uint32_t op,
    case HW_OP_TIMESTAMP: r = timestamp(ch, flags, pl); break;
    case HW_OP_LABEL_PUSH: label_push(ch, pl, len); break;
    case HW_OP_LABEL_POP: label_pop(ch); break;
-   case HW_OP_LABEL_INSERT: break;
+   case HW_OP_LABEL_INSERT: label_insert(ch, pl, len); break;
    case HW_OP_QUERY_COPY: r = query_copy(ch, pl); break;
    case HW_OP_LAUNCH:
    case HW_OP_LAUNCH_INDIRECT:
@@ -487,6 +526,34 @@ static bool injected_fault(struct hw_channel *ch)
    return true;
 }
 
+/* A packet's span on its channel's track: from its first attempt (a
+ * blocked one: a parked acquire, a release waiting for idle) to its end. */
+static void trace_packet(struct hw_channel *ch, uint32_t op, const struct hw_pkt_sem *sem,
+                         enum step r, uint64_t t0)
+{
+   if (r == STEP_BLOCKED) {
+      if (!ch->trace_blocked_since)
+         ch->trace_blocked_since = t0;
+      return;
+   }
+   uint64_t start = ch->trace_blocked_since ? ch->trace_blocked_since : t0;
+   bool waited = ch->trace_blocked_since != 0;
+   ch->trace_blocked_since = 0;
+   /* Labels are regions of their own (sg_trace_begin/end). */
+   if (r != STEP_DONE || op == HW_OP_LABEL_PUSH || op == HW_OP_LABEL_POP ||
+       op == HW_OP_LABEL_INSERT)
+      return;
+   struct sg_trace_arg args[3] = {{"packet", LOAD(ch->packets) + 1}};
+   uint32_t n = 1;
+   if (op == HW_OP_SEM_ACQUIRE || op == HW_OP_SEM_RELEASE) {
+      args[n++] = (struct sg_trace_arg){"va", sem->va};
+      args[n++] = (struct sg_trace_arg){"value", sem->value};
+   }
+   const char *name = op == HW_OP_SEM_ACQUIRE && waited ? "SEM_ACQUIRE (parked)"
+                                                          : hw_opcode_info[op].name;
+   sg_trace_span(ch->trace_track, name, start, sg_trace_now(), args, n);
+}
+
 /* Decodes and executes up to FRONT_END_BUDGET packets of one channel. */
 static bool front_end(struct hw_engine *e, struct hw_channel *ch)
 {
@@ -506,8 +573,16 @@ static bool front_end(struct hw_engine *e, struct hw_channel *ch)
       uint32_t header = f->dwords[f->pos];
       if (!well_formed(ch, f, header) || injected_fault(ch))
          break;
-      enum step r = execute(ch, f, hw_pkt_opcode(header), hw_pkt_flags(header),
-                            f->dwords + f->pos + 1, hw_pkt_length(header));
+      uint64_t t0 = sg_trace_on() ? sg_trace_now() : 0;
+      uint32_t op = hw_pkt_opcode(header);
+      const uint32_t *pl = f->dwords + f->pos + 1;
+      /* Decoded before: once a release lands, the driver may reuse the pushbuffer. */
+      struct hw_pkt_sem sem = {0};
+      if (t0 && (op == HW_OP_SEM_ACQUIRE || op == HW_OP_SEM_RELEASE))
+         sem = hw_decode_sem(pl);
+      enum step r = execute(ch, f, op, hw_pkt_flags(header), pl, hw_pkt_length(header));
+      if (t0)
+         trace_packet(ch, op, &sem, r, t0);
       if (r != STEP_DONE)
          break;
       STORE(ch->packets, LOAD(ch->packets) + 1);

@@ -17,6 +17,7 @@
 
 #include "hw_caps.h"
 #include "sg_log.h"
+#include "sg_trace.h"
 
 /* Launches up to this many invocations in all run inline on the command
  * processor. */
@@ -205,7 +206,32 @@ static void context_free(struct hw_eu_context *c)
    free(c->warps);
    free(c->shared);
    free(c->private_mem);
-   memset(c, 0, sizeof(*c));
+   /* The counters and the track outlive the buffers: the stats are read
+    * after the workers stop. */
+   c->vregs = c->uregs = NULL;
+   c->stacks = NULL;
+   c->lane_masks = NULL;
+   c->warps = NULL;
+   c->shared = c->private_mem = NULL;
+   c->vreg_bytes = c->ureg_bytes = c->stack_bytes = c->mask_bytes = c->warp_bytes = 0;
+   c->shared_size = c->private_size = 0;
+}
+
+/* Adds to a counter only its owner writes: no read-modify-write needed. */
+static void counter_add(_Atomic uint64_t *c, uint64_t n)
+{
+   atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n,
+                         memory_order_relaxed);
+}
+
+/* A CTA ended: its counts go to the worker's counters, once per CTA. */
+static void count_cta(struct hw_eu_context *c, const struct hw_cta *cta, uint64_t barrier_waits,
+                      bool completed)
+{
+   counter_add(&c->counters.ctas, completed);
+   counter_add(&c->counters.warp_instructions, cta->insts);
+   counter_add(&c->counters.global_bytes, cta->global_bytes);
+   counter_add(&c->counters.barrier_waits, barrier_waits);
 }
 
 /* Sizes the context for one CTA of a launch and sets up its warps. */
@@ -328,6 +354,51 @@ static void mark_started(struct hw_launch *l)
       atomic_compare_exchange_strong(&l->start_ns, &zero, hw_now_ns());
 }
 
+/* Runs one CTA's warps, barrier to barrier, until all exit. False if it
+ * faulted (the GPU is then lost). */
+static bool run_warps(struct hw_launch *l, struct hw_cta *cta, uint64_t *barrier_waits)
+{
+   struct hw_gpu *gpu = l->ch->gpu;
+   hw_interp_fn run = gpu->eu.interp[width_index(l->prog->header.warp_width)];
+   uint32_t exited = 0;
+   while (exited < cta->warp_count) {
+      uint32_t running = 0;
+      for (uint32_t i = 0; i < cta->warp_count; i++) {
+         struct hw_warp *wp = &cta->warps[i];
+         while (wp->state == HW_WARP_RUNNING) {
+            enum hw_run_status s = run(cta, wp, NULL);
+            cta->insts++;   /* the instruction each call starts with */
+            if (s == HW_RUN_EXIT) {
+               wp->state = HW_WARP_EXITED;
+               exited++;
+            } else if (s == HW_RUN_BARRIER) {
+               wp->state = HW_WARP_AT_BARRIER;
+               (*barrier_waits)++;
+            } else if (s == HW_RUN_FAULT) {
+               report_fault(l, cta, cta->fault.what, cta->fault.warp, cta->fault.lane,
+                            cta->fault.pc);
+               return false;
+            } else {
+               cta->budget = HW_WARP_BUDGET;
+               if (hw_gpu_is_lost(gpu))
+                  return false;
+               if (watchdog_expired(l)) {
+                  char what[128];
+                  snprintf(what, sizeof(what), "watchdog: the launch has run for more than %llu ms",
+                           (unsigned long long)(gpu->watchdog_ns / 1000000));
+                  report_fault(l, cta, what, i, UINT32_MAX, wp->pc);
+                  return false;
+               }
+            }
+         }
+         running += wp->state == HW_WARP_AT_BARRIER;
+      }
+      if (exited < cta->warp_count && running && !release_barrier(l, cta))
+         return false;
+   }
+   return true;
+}
+
 /* Runs one CTA to completion. False if it faulted (the GPU is then lost). */
 static bool run_cta(struct hw_eu_context *c, struct hw_launch *l, uint64_t index)
 {
@@ -343,41 +414,10 @@ static bool run_cta(struct hw_eu_context *c, struct hw_launch *l, uint64_t index
    cta.group[0] = l->params.base[0] + (uint32_t)(index % g[0]);
    cta.group[1] = l->params.base[1] + (uint32_t)(index / g[0] % g[1]);
    cta.group[2] = l->params.base[2] + (uint32_t)(index / ((uint64_t)g[0] * g[1]));
-   hw_interp_fn run = gpu->eu.interp[width_index(l->prog->header.warp_width)];
-   uint32_t exited = 0;
-   while (exited < cta.warp_count) {
-      uint32_t running = 0;
-      for (uint32_t i = 0; i < cta.warp_count; i++) {
-         struct hw_warp *wp = &cta.warps[i];
-         while (wp->state == HW_WARP_RUNNING) {
-            enum hw_run_status s = run(&cta, wp, NULL);
-            if (s == HW_RUN_EXIT) {
-               wp->state = HW_WARP_EXITED;
-               exited++;
-            } else if (s == HW_RUN_BARRIER) {
-               wp->state = HW_WARP_AT_BARRIER;
-            } else if (s == HW_RUN_FAULT) {
-               report_fault(l, &cta, cta.fault.what, cta.fault.warp, cta.fault.lane, cta.fault.pc);
-               return false;
-            } else {
-               cta.budget = HW_WARP_BUDGET;
-               if (hw_gpu_is_lost(gpu))
-                  return false;
-               if (watchdog_expired(l)) {
-                  char what[128];
-                  snprintf(what, sizeof(what), "watchdog: the launch has run for more than %llu ms",
-                           (unsigned long long)(gpu->watchdog_ns / 1000000));
-                  report_fault(l, &cta, what, i, UINT32_MAX, wp->pc);
-                  return false;
-               }
-            }
-         }
-         running += wp->state == HW_WARP_AT_BARRIER;
-      }
-      if (exited < cta.warp_count && running && !release_barrier(l, &cta))
-         return false;
-   }
-   return true;
+   uint64_t barrier_waits = 0;
+   bool ok = run_warps(l, &cta, &barrier_waits);
+   count_cta(c, &cta, barrier_waits, ok);
+   return ok;
 }
 
 /* ---- the launch list and the workers --------------------------------------------- */
@@ -388,6 +428,35 @@ static void launch_unref(struct hw_launch *l)
       program_unref(l->prog);
       free(l);
    }
+}
+
+/* The execution units' counters, sampled into the trace at each launch's
+ * completion. */
+static void trace_counters(struct hw_gpu *gpu)
+{
+   struct hw_gpu_stats st;
+   hw_eu_get_stats(gpu, &st);
+   uint32_t pid = SG_TRACE_GPU_PID(gpu->index);
+   uint64_t t = sg_trace_now();
+   sg_trace_counter(pid, "launches", t, st.launches);
+   sg_trace_counter(pid, "CTAs", t, st.ctas);
+   sg_trace_counter(pid, "warp instructions", t, st.warp_instructions);
+   sg_trace_counter(pid, "global memory bytes", t, st.global_bytes);
+   sg_trace_counter(pid, "barrier waits", t, st.barrier_waits);
+}
+
+/* During long launches, the counters are also sampled every millisecond
+ * or so, by whichever worker finishes a batch first after that. */
+#define TRACE_SAMPLE_NS 1000000u
+
+static void maybe_trace_counters(struct hw_gpu *gpu)
+{
+   uint64_t now = sg_trace_now();
+   uint64_t last = atomic_load_explicit(&gpu->eu.trace_sampled_ns, memory_order_relaxed);
+   if (now - last >= TRACE_SAMPLE_NS &&
+       atomic_compare_exchange_strong_explicit(&gpu->eu.trace_sampled_ns, &last, now,
+                                               memory_order_relaxed, memory_order_relaxed))
+      trace_counters(gpu);
 }
 
 /* The last CTA is done: the channel may pass its WAIT_FOR_IDLE. */
@@ -406,21 +475,55 @@ static void complete(struct hw_gpu *gpu, struct hw_launch *l)
          eu->tail = prev;
    }
    pthread_mutex_unlock(&eu->lock);
+   if (sg_trace_on())
+      trace_counters(gpu);
    atomic_fetch_sub_explicit(&l->ch->launches_pending, 1, memory_order_release);
    hw_engine_kick(l->ch->engine);
    launch_unref(l);   /* the list's reference */
 }
 
+/* One span per worker per launch: the CTAs it ran, from the first it took
+ * to the end of the last (on the launching channel's track when the
+ * command processor ran them inline, inside the LAUNCH packet's span). */
+struct cta_span {
+   uint64_t t0, first, count;
+};
+
+static void trace_ctas(const struct hw_eu_context *c, const struct hw_launch *l,
+                       const struct cta_span *sp)
+{
+   if (!sp->count)
+      return;
+   const struct sg_trace_arg args[] = {
+      {"launch", l->number}, {"first_cta", sp->first}, {"ctas", sp->count}};
+   sg_trace_span(c->trace_track ? c->trace_track : l->ch->trace_track, "CTAs", sp->t0,
+                 sg_trace_now(), args, 3);
+}
+
+static void span_add(struct cta_span *sp, uint64_t first, uint64_t last)
+{
+   if (!sg_trace_on())
+      return;
+   if (!sp->count) {
+      sp->t0 = sg_trace_now();
+      sp->first = first;
+   }
+   sp->first = first < sp->first ? first : sp->first;
+   sp->count += last - first;
+}
+
 /* Runs CTAs of l until none is left to take. */
 static void work_on(struct hw_eu_context *c, struct hw_launch *l, uint64_t batch)
 {
+   struct cta_span span = {0};
    struct hw_gpu *gpu = l->ch->gpu;
    for (;;) {
       uint64_t first = atomic_fetch_add(&l->next, batch);
       if (first >= l->total)
-         return;
+         break;
       uint64_t last = first + batch < l->total ? first + batch : l->total;
       mark_started(l);
+      span_add(&span, first, last);
       for (uint64_t i = first; i < last; i++) {
          if (hw_gpu_is_lost(gpu) || !run_cta(c, l, i)) {
             /* Nothing more of it runs. This worker accounts for its whole
@@ -430,15 +533,27 @@ static void work_on(struct hw_eu_context *c, struct hw_launch *l, uint64_t batch
             uint64_t taken = atomic_exchange(&l->next, l->total);
             uint64_t untaken = l->total - (taken > l->total ? l->total : taken);
             uint64_t count = (last - first) + untaken;
+            trace_ctas(c, l, &span);
             if (atomic_fetch_add(&l->done, count) + count == l->total)
                complete(gpu, l);
             return;
          }
          hw_inject_delay(&gpu->inject.eu, &c->rng);
       }
+      /* When this batch looks like the launch's last (a relaxed look: best
+       * effort), the span is recorded before the launch completes, so it
+       * does not end after the release that waited for the launch. */
+      if (span.count && atomic_load_explicit(&l->done, memory_order_relaxed) + (last - first) ==
+                           l->total) {
+         trace_ctas(c, l, &span);
+         span.count = 0;
+      }
       if (atomic_fetch_add(&l->done, last - first) + (last - first) == l->total)
          complete(gpu, l);
+      else if (sg_trace_on())
+         maybe_trace_counters(gpu);
    }
+   trace_ctas(c, l, &span);
 }
 
 /* The oldest launch with CTAs left, with a reference. */
@@ -588,6 +703,8 @@ bool hw_eu_launch(struct hw_channel *ch, uint64_t desc_va, bool indirect, uint64
                  .root_va = d.root_va}};
    atomic_store(&l->refs, 1);
    uint64_t invocations = total * d.size[0] * d.size[1] * d.size[2];
+   if (sg_trace_on())
+      trace_counters(gpu);   /* so each launch's counts show as a step */
    atomic_fetch_add_explicit(&ch->launches_pending, 1, memory_order_relaxed);
    if (invocations <= HW_INLINE_MAX_INVOCATIONS || gpu->eu.worker_count == 0) {
       /* Cheaper than a hand-off; the watchdog still applies. complete() drops the list's
@@ -601,6 +718,33 @@ bool hw_eu_launch(struct hw_channel *ch, uint64_t desc_va, bool indirect, uint64
    return true;
 }
 
+/* ---- counters ---------------------------------------------------------------------------- */
+
+static void add_counters(struct hw_eu_counters *sum, const struct hw_eu_counters *c)
+{
+#define ADD(f) counter_add(&sum->f, atomic_load_explicit(&c->f, memory_order_relaxed))
+   ADD(ctas);
+   ADD(warp_instructions);
+   ADD(global_bytes);
+   ADD(barrier_waits);
+#undef ADD
+}
+
+void hw_eu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s)
+{
+   struct hw_eu *eu = &gpu->eu;
+   struct hw_eu_counters sum = {0};
+   add_counters(&sum, &eu->retired);
+   add_counters(&sum, &eu->cp_ctx.counters);
+   for (uint32_t i = 0; i < eu->worker_count; i++)
+      add_counters(&sum, &eu->workers[i].ctx.counters);
+   s->launches = atomic_load_explicit(&eu->launch_count, memory_order_relaxed);
+   s->ctas = atomic_load_explicit(&sum.ctas, memory_order_relaxed);
+   s->warp_instructions = atomic_load_explicit(&sum.warp_instructions, memory_order_relaxed);
+   s->global_bytes = atomic_load_explicit(&sum.global_bytes, memory_order_relaxed);
+   s->barrier_waits = atomic_load_explicit(&sum.barrier_waits, memory_order_relaxed);
+}
+
 /* ---- life cycle ------------------------------------------------------------------------- */
 
 int hw_eu_start(struct hw_gpu *gpu)
@@ -611,15 +755,21 @@ int hw_eu_start(struct hw_gpu *gpu)
    pthread_mutex_init(&eu->cache_lock, NULL);
    eu->cp_ctx.rng = gpu->inject.seed * 7 + 3;
    eu->worker_count = gpu->config.eu_threads;
-   eu->workers = calloc(eu->worker_count ? eu->worker_count : 1, sizeof(*eu->workers));
+   /* aligned: each worker's counters have their own cache lines */
+   size_t bytes = (eu->worker_count ? eu->worker_count : 1) * sizeof(*eu->workers);
+   eu->workers = aligned_alloc(_Alignof(struct hw_worker), bytes);
    if (!eu->workers)
       return -1;
+   memset(eu->workers, 0, bytes);
    eu->started = true;
    for (uint32_t i = 0; i < eu->worker_count; i++) {
       struct hw_worker *w = &eu->workers[i];
       w->gpu = gpu;
       w->index = i;
       w->ctx.rng = gpu->inject.seed * 7 + 5 + i;
+      char track[48];
+      snprintf(track, sizeof(track), "EU worker %u", i);
+      w->ctx.trace_track = sg_trace_track(SG_TRACE_GPU_PID(gpu->index), track, NULL);
       if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
          SG_LOG(SG_LOG_ERROR, SG_AREA_EU, "cannot start execution unit worker %u", i);
          eu->worker_count = i;
@@ -641,7 +791,12 @@ void hw_eu_stop(struct hw_gpu *gpu)
    hw_futex_wake(&eu->work_seq, INT32_MAX);
    for (uint32_t i = 0; i < eu->worker_count; i++)
       pthread_join(eu->workers[i].thread, NULL);
+   /* Their counters stay readable: hw_eu_get_stats reads the retired sum. */
+   for (uint32_t i = 0; i < eu->worker_count; i++)
+      add_counters(&eu->retired, &eu->workers[i].ctx.counters);
+   eu->worker_count = 0;
    free(eu->workers);
+   eu->workers = NULL;
    /* Launches the GPU abandoned (it was lost, or stopped) are freed here. */
    while (eu->head) {
       struct hw_launch *l = eu->head;

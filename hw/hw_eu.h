@@ -79,6 +79,10 @@ struct hw_cta {
    uint32_t warp_count;
    struct hw_warp *warps;
    uint64_t budget;                 /* back edges until the next watchdog check */
+   /* Counted by the interpreter, added to the worker's counters at the end
+    * of the CTA. insts counts dispatches to a next instruction; each call
+    * of the interpreter starts one more (run_cta adds those). */
+   uint64_t insts, global_bytes;
    struct hw_fault_info fault;
 };
 

@@ -19,6 +19,7 @@
 
 #include "hw_caps.h"
 #include "sg_log.h"
+#include "sg_trace.h"
 
 #define HW_DEFAULT_WATCHDOG_MS 10000u
 /* Spinning catches the next doorbell or completion without a system call
@@ -112,6 +113,21 @@ static void init_engine(struct hw_gpu *gpu, struct hw_engine *e, const char *nam
    }
 }
 
+/* The GPU's process in the trace, and its engines' copy tracks (channels
+ * get theirs when bound, workers when started). */
+static void trace_tracks(struct hw_gpu *gpu)
+{
+   sg_trace_init();
+   if (!sg_trace_on())
+      return;
+   char name[48];
+   snprintf(name, sizeof(name), "softgpu GPU %u", gpu->index);
+   sg_trace_process(SG_TRACE_GPU_PID(gpu->index), name);
+   gpu->cp.trace_track = sg_trace_track(SG_TRACE_GPU_PID(gpu->index),
+                                        "command processor copies", NULL);
+   gpu->dma.trace_track = sg_trace_track(SG_TRACE_GPU_PID(gpu->index), "DMA engine", NULL);
+}
+
 int hw_gpu_create(const struct hw_gpu_config *cfg, struct hw_gpu **out)
 {
    uint32_t channels = cfg->compute_channels + cfg->dma_channels;
@@ -136,6 +152,7 @@ int hw_gpu_create(const struct hw_gpu_config *cfg, struct hw_gpu **out)
       goto fail_mem;
    init_engine(gpu, &gpu->cp, "command processor", false, 0, cfg->compute_channels);
    init_engine(gpu, &gpu->dma, "DMA engine", true, cfg->compute_channels, cfg->dma_channels);
+   trace_tracks(gpu);
    if (hw_eu_start(gpu) != 0)
       goto fail_engines;
    if (cfg->compute_channels && hw_engine_start(&gpu->cp) != 0)
@@ -202,6 +219,13 @@ int hw_channel_bind(struct hw_gpu *gpu, uint32_t channel, uint64_t ring_va,
    ch->ring = ring;
    ch->ring_entries = ring_entries;
    ch->control = control;
+   if (sg_trace_on() && !ch->trace_track) {
+      /* Keyed by the control page: the driver names it after its queue. */
+      char name[48];
+      snprintf(name, sizeof(name), "channel %u (%s)", channel,
+               ch->engine->dma ? "transfer" : "compute");
+      ch->trace_track = sg_trace_track(SG_TRACE_GPU_PID(gpu->index), name, control);
+   }
    /* Published last: the engine reads the fields above only after this. */
    atomic_store_explicit(&ch->bound, true, memory_order_release);
    struct hw_engine *e = ch->engine;
@@ -249,7 +273,10 @@ void hw_gpu_semaphore_written(struct hw_gpu *gpu, bool interrupt)
 
 void hw_host_signal(struct hw_gpu *gpu, uint64_t va, uint64_t value)
 {
-   atomic_store_explicit(hw_sem_word(&gpu->mem, va), value, memory_order_release);
+   _Atomic uint64_t *word = hw_sem_word(&gpu->mem, va);
+   atomic_store_explicit(word, value, memory_order_release);
+   if (sg_trace_on())
+      sg_trace_counter_at(SG_TRACE_GPU_PID(gpu->index), (const void *)word, sg_trace_now(), value);
    hw_gpu_semaphore_written(gpu, true);
 }
 
@@ -411,6 +438,8 @@ void hw_gpu_fault(struct hw_gpu *gpu, struct hw_channel *ch, const char *fmt, ..
 
    SG_LOG(SG_LOG_ERROR, SG_AREA_FAULT, "device lost. Post-mortem report:\n%s",
           report ? report : "(out of memory)");
+   /* The trace up to the loss is what explains it. */
+   sg_trace_flush();
    if (gpu->config.abort_on_fault)
       abort();
    /* Every host waiter and both engines must notice. */
@@ -436,6 +465,10 @@ void hw_gpu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s)
    LOAD(interrupts);
    LOAD(interrupt_wakes);
 #undef LOAD
+   hw_eu_get_stats(gpu, s);
+   s->channel_count = gpu->channel_count;
+   for (uint32_t i = 0; i < HW_MAX_CHANNELS; i++)
+      s->parked_ns[i] = i < gpu->channel_count ? RELAXED(gpu->channels[i].parked_ns) : 0;
    s->engine_spin_ns = gpu->config.engine_spin_ns;
    s->wait_spin_ns = gpu->config.wait_spin_ns;
 }

@@ -106,6 +106,15 @@ struct hw_gpu_stats {
    uint64_t host_wait_sleeps;    /* ... that slept in the kernel */
    uint64_t interrupts;          /* releases and host signals that raised it */
    uint64_t interrupt_wakes;     /* ... that had sleeping waiters to wake */
+   /* Execution units, summed over the workers and the command processor. */
+   uint64_t launches;            /* LAUNCH / LAUNCH_INDIRECT with a non-empty grid */
+   uint64_t ctas;                /* CTAs run to completion */
+   uint64_t warp_instructions;   /* instructions executed, once per warp */
+   uint64_t global_bytes;        /* LDG/STG: access width x active lanes (a uniform
+                                  * load once); atomics are not counted */
+   uint64_t barrier_waits;       /* times a warp stopped at a workgroup barrier */
+   uint64_t parked_ns[HW_MAX_CHANNELS];   /* time each channel spent parked on an acquire */
+   uint32_t channel_count;       /* entries of parked_ns in use */
    uint32_t engine_spin_ns;      /* the spin budgets in force */
    uint32_t wait_spin_ns;
 };

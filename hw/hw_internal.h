@@ -94,6 +94,13 @@ struct hw_channel {
    _Atomic uint64_t packets;     /* decoded so far */
    /* Launches of this channel not finished yet (workers decrement it). */
    _Atomic uint32_t launches_pending;
+   _Atomic uint64_t parked_ns;   /* time spent parked, for the stats */
+   uint64_t parked_since;        /* when the current park began */
+
+   /* Tracing (SOFTGPU_TRACE): this channel's track, and since when the
+    * packet being executed has been blocked (0: it is not). */
+   uint32_t trace_track;
+   uint64_t trace_blocked_since;
 };
 
 /* ---- Engines -------------------------------------------------------------- */
@@ -113,6 +120,7 @@ struct hw_engine {
    _Atomic bool stop;
    struct hw_delay delay;
    uint64_t rng;
+   uint32_t trace_track;         /* copies and fills, when tracing */
 };
 
 /* ---- Execution units (hw_eu.c) ------------------------------------------------ */
@@ -132,8 +140,19 @@ struct hw_launch {
    struct hw_launch *next_launch;
 };
 
+/* Execution-unit counters, one set per worker (and one for the command
+ * processor): only the owner writes them (relaxed load + store, no
+ * read-modify-write), hw_gpu_get_stats sums them. Each set has its own
+ * cache lines so workers never share one. */
+struct hw_eu_counters {
+   _Alignas(64) _Atomic uint64_t ctas, warp_instructions, global_bytes, barrier_waits;
+   char pad[32];
+};
+
 /* A worker's (or the command processor's) buffers for running CTAs. */
 struct hw_eu_context {
+   struct hw_eu_counters counters;
+   uint32_t trace_track;         /* its track; 0: the launching channel's */
    uint32_t *vregs, *uregs;
    struct hw_mask_entry *stacks;
    int32_t *lane_masks;
@@ -167,6 +186,8 @@ struct hw_eu {
    struct hw_program *programs;
    uint32_t program_count;
    _Atomic uint64_t launch_count;
+   struct hw_eu_counters retired;  /* the stopped workers' counts */
+   _Atomic uint64_t trace_sampled_ns;   /* when the counters were last traced */
 };
 
 int hw_eu_start(struct hw_gpu *gpu);
@@ -174,6 +195,8 @@ void hw_eu_stop(struct hw_gpu *gpu);
 /* LAUNCH / LAUNCH_INDIRECT from a channel: runs it inline when tiny, else
  * hands it to the workers. False after a fault. */
 bool hw_eu_launch(struct hw_channel *ch, uint64_t desc_va, bool indirect, uint64_t grid_va);
+/* The execution units' counters (launches, CTAs, instructions, bytes, barrier waits). */
+void hw_eu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s);
 
 /* ---- The GPU -------------------------------------------------------------- */
 

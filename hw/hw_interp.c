@@ -744,11 +744,13 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
 #define NEXT                                                                    \
    do {                                                                         \
       ip++;                                                                     \
+      cta->insts++;   /* performance counter: instructions executed */         \
       goto *ip->handler;                                                        \
    } while (0)
 #define GOTO(target)                                                            \
    do {                                                                         \
       ip = code + (target);                                                     \
+      cta->insts++;                                                             \
       goto *ip->handler;                                                        \
    } while (0)
 #define PC ((uint32_t)(ip - code))
@@ -1057,6 +1059,8 @@ L_S2R: {
    /* ---- memory ---- */
 L_LDG: {
       uint32_t n = ISA_MEM_WIDTH(IN->mod);
+      cta->global_bytes += 4u * n * (isa_opnd_kind(IN->dst) == ISA_OPND_UREG   /* counter */
+                                     ? !!wp->exec : (uint32_t)__builtin_popcountll(wp->exec));
       uint32_t i = isa_opnd_index(IN->dst);
       if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {
          /* A uniform load: one access, at the first active lane's address. */
@@ -1102,6 +1106,7 @@ L_LDG: {
    }
 L_STG: {
       uint32_t n = ISA_MEM_WIDTH(IN->mod);
+      cta->global_bytes += 4u * n * (uint32_t)__builtin_popcountll(wp->exec);   /* counter */
       uint32_t i = isa_opnd_index(IN->b);
       bool uniform = isa_opnd_kind(IN->b) == ISA_OPND_UREG;
       uint64_t addrs[W];

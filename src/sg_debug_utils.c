@@ -9,7 +9,11 @@
 #include "sg_entrypoints.h"
 #include "sg_instance.h"
 #include "sg_log.h"
+#include "sg_event.h"
+#include "sg_fence.h"
 #include "sg_queue.h"
+#include "sg_semaphore.h"
+#include "sg_trace.h"
 
 static VkResult messenger_create(struct sg_instance *inst,
                                  const VkDebugUtilsMessengerCreateInfoEXT *info,
@@ -168,6 +172,25 @@ VKAPI_ATTR void VKAPI_CALL sg_SubmitDebugUtilsMessageEXT(
    deliver(sg_instance_from_handle(instance), messageSeverity, messageTypes, pCallbackData);
 }
 
+/* Names in the trace: a queue names its channel's track (the track is keyed
+ * by the channel's control page); a semaphore, fence or event names the
+ * counter of its word. Other objects' names are not on the trace. */
+static void trace_object_name(VkObjectType type, uint64_t h, const char *name)
+{
+   const void *key = NULL;
+   switch (type) {
+   case VK_OBJECT_TYPE_QUEUE: key = sg_queue_from_handle((VkQueue)(uintptr_t)h)->control; break;
+   case VK_OBJECT_TYPE_SEMAPHORE:
+      key = sg_semaphore_from_handle((VkSemaphore)(uintptr_t)h)->word;
+      break;
+   case VK_OBJECT_TYPE_FENCE: key = sg_fence_from_handle((VkFence)(uintptr_t)h)->word; break;
+   case VK_OBJECT_TYPE_EVENT: key = sg_event_from_handle((VkEvent)(uintptr_t)h)->word; break;
+   default: return;
+   }
+   if (name && name[0])
+      sg_trace_name(key, name);
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL sg_SetDebugUtilsObjectNameEXT(
    VkDevice device, const VkDebugUtilsObjectNameInfoEXT *pNameInfo)
 {
@@ -177,7 +200,11 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_SetDebugUtilsObjectNameEXT(
       SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkSetDebugUtilsObjectNameEXT: null object handle");
       return VK_SUCCESS;
    }
-   return sg_object_set_name(obj, pNameInfo->pObjectName);
+   VkResult r = sg_object_set_name(obj, pNameInfo->pObjectName);
+   if (r == VK_SUCCESS && sg_trace_on())
+      trace_object_name(pNameInfo->objectType, pNameInfo->objectHandle,
+                        pNameInfo->pObjectName);
+   return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_SetDebugUtilsObjectTagEXT(
@@ -196,15 +223,22 @@ VKAPI_ATTR void VKAPI_CALL sg_QueueBeginDebugUtilsLabelEXT(VkQueue queue,
                                                            const VkDebugUtilsLabelEXT *pLabelInfo)
 {
    sg_queue_label_push(sg_queue_from_handle(queue), pLabelInfo->pLabelName);
+   /* Queue labels are host-side regions: on the calling thread's track. */
+   if (sg_trace_on())
+      sg_trace_begin(sg_trace_thread_track(), pLabelInfo->pLabelName, sg_trace_now());
 }
 
 VKAPI_ATTR void VKAPI_CALL sg_QueueEndDebugUtilsLabelEXT(VkQueue queue)
 {
    sg_queue_label_pop(sg_queue_from_handle(queue));
+   if (sg_trace_on())
+      sg_trace_end(sg_trace_thread_track(), sg_trace_now());
 }
 
 VKAPI_ATTR void VKAPI_CALL sg_QueueInsertDebugUtilsLabelEXT(VkQueue queue,
                                                             const VkDebugUtilsLabelEXT *pLabelInfo)
 {
    sg_queue_label_insert(sg_queue_from_handle(queue), pLabelInfo->pLabelName);
+   if (sg_trace_on())
+      sg_trace_mark(sg_trace_thread_track(), pLabelInfo->pLabelName, sg_trace_now());
 }

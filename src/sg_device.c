@@ -13,6 +13,8 @@
 #include "sg_extensions.h"
 #include "sg_instance.h"
 #include "sg_log.h"
+#include "sg_str.h"
+#include "sg_trace.h"
 #include "sg_printf.h"
 #include "sg_physical_device.h"
 #include "sg_queue.h"
@@ -143,6 +145,18 @@ static void sg_device_report_stats(struct sg_device *dev)
                  (unsigned long long)s.engine_wake_syscalls, (unsigned long long)s.host_waits,
                  (unsigned long long)s.host_wait_sleeps, (unsigned long long)s.interrupts,
                  (unsigned long long)s.interrupt_wakes, s.engine_spin_ns, s.wait_spin_ns);
+   char parked[HW_MAX_CHANNELS * 24] = "";
+   size_t used = 0;
+   for (uint32_t i = 0; i < s.channel_count; i++) {
+      if (s.parked_ns[i])
+         used = sg_appendf(parked, sizeof(parked), used, " %u:%.3f", i, s.parked_ns[i] / 1e6);
+   }
+   sg_log_report(SG_AREA_API,
+                 "device stats: launches=%llu ctas=%llu warp_instructions=%llu "
+                 "global_bytes=%llu barrier_waits=%llu parked_ms_by_channel=[%s ]",
+                 (unsigned long long)s.launches, (unsigned long long)s.ctas,
+                 (unsigned long long)s.warp_instructions, (unsigned long long)s.global_bytes,
+                 (unsigned long long)s.barrier_waits, parked);
 }
 
 VkResult sg_wait_result(struct sg_device *dev, enum hw_wait_result r)
@@ -285,6 +299,8 @@ VKAPI_ATTR void VKAPI_CALL sg_DestroyDevice(VkDevice device, const VkAllocationC
    sg_device_report_stats(dev);
    finish_queues(dev);
    destroy_gpu(dev);
+   /* Everything the device did is recorded: the trace file is complete. */
+   sg_trace_flush();
    sg_free(&dev->alloc, dev->queues);
    pthread_mutex_destroy(&dev->printf_lock);
    sg_object_finish(&dev->base);
@@ -301,7 +317,7 @@ static struct sg_queue *find_queue(struct sg_device *dev, uint32_t family, uint3
    return NULL;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL sg_DeviceWaitIdle(VkDevice device)
+static VkResult device_wait_idle(VkDevice device)
 {
    struct sg_device *dev = sg_device_from_handle(device);
    for (uint32_t i = 0; i < dev->queue_count; i++) {
@@ -310,6 +326,15 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_DeviceWaitIdle(VkDevice device)
          return r;
    }
    return sg_device_check(dev);
+}
+
+/* Traced as the application thread's call (SOFTGPU_TRACE). */
+VKAPI_ATTR VkResult VKAPI_CALL sg_DeviceWaitIdle(VkDevice device)
+{
+   uint64_t t0 = sg_trace_call_begin();
+   VkResult r = device_wait_idle(device);
+   sg_trace_call_end("vkDeviceWaitIdle", t0, NULL, 0);
+   return r;
 }
 
 VKAPI_ATTR void VKAPI_CALL sg_GetDeviceQueue(VkDevice device, uint32_t queueFamilyIndex,

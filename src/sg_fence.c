@@ -6,6 +6,7 @@
 #include "sg_device.h"
 #include "sg_hang.h"
 #include "sg_log.h"
+#include "sg_trace.h"
 #include "sg_printf.h"
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_CreateFence(VkDevice device, const VkFenceCreateInfo *pCreateInfo,
@@ -75,9 +76,9 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_GetFenceStatus(VkDevice device, VkFence fence)
 
 #define STACK_ITEMS 32u
 
-VKAPI_ATTR VkResult VKAPI_CALL sg_WaitForFences(VkDevice device, uint32_t count,
-                                                const VkFence *pFences, VkBool32 waitAll,
-                                                uint64_t timeout)
+static VkResult wait_for_fences(VkDevice device, uint32_t count,
+                                const VkFence *pFences, VkBool32 waitAll,
+                                uint64_t timeout)
 {
    struct sg_device *dev = sg_device_from_handle(device);
    if (count == 0)
@@ -99,4 +100,15 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_WaitForFences(VkDevice device, uint32_t count,
    sg_printf_poll(dev);
    /* A lost device reports loss even for fences that completed before. */
    return r == VK_SUCCESS ? sg_device_check(dev) : r;
+}
+
+/* Traced as the application thread's call (SOFTGPU_TRACE). */
+VKAPI_ATTR VkResult VKAPI_CALL sg_WaitForFences(VkDevice device, uint32_t count,
+                                                const VkFence *pFences, VkBool32 waitAll,
+                                                uint64_t timeout)
+{
+   uint64_t t0 = sg_trace_call_begin();
+   VkResult r = wait_for_fences(device, count, pFences, waitAll, timeout);
+   sg_trace_call_end("vkWaitForFences", t0, NULL, 0);
+   return r;
 }

@@ -8,6 +8,7 @@
 #include "sg_device.h"
 #include "sg_hang.h"
 #include "sg_log.h"
+#include "sg_trace.h"
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_CreateQueryPool(VkDevice device,
                                                   const VkQueryPoolCreateInfo *pCreateInfo,
@@ -79,10 +80,10 @@ static void put_result(uint8_t *out, uint64_t v, bool is64)
    }
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL sg_GetQueryPoolResults(VkDevice device, VkQueryPool queryPool,
-                                                      uint32_t firstQuery, uint32_t queryCount,
-                                                      size_t dataSize, void *pData,
-                                                      VkDeviceSize stride, VkQueryResultFlags flags)
+static VkResult get_query_pool_results(VkDevice device, VkQueryPool queryPool,
+                                       uint32_t firstQuery, uint32_t queryCount,
+                                       size_t dataSize, void *pData,
+                                       VkDeviceSize stride, VkQueryResultFlags flags)
 {
    (void)dataSize;
    struct sg_device *dev = sg_device_from_handle(device);
@@ -117,4 +118,17 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_GetQueryPoolResults(VkDevice device, VkQueryPo
    /* A lost device reports the loss whatever the queries' state. */
    VkResult lost = sg_device_check(dev);
    return lost != VK_SUCCESS ? lost : result;
+}
+
+/* Traced as the application thread's call (SOFTGPU_TRACE). */
+VKAPI_ATTR VkResult VKAPI_CALL sg_GetQueryPoolResults(VkDevice device, VkQueryPool queryPool,
+                                                      uint32_t firstQuery, uint32_t queryCount,
+                                                      size_t dataSize, void *pData,
+                                                      VkDeviceSize stride, VkQueryResultFlags flags)
+{
+   uint64_t t0 = sg_trace_call_begin();
+   VkResult r = get_query_pool_results(device, queryPool, firstQuery, queryCount, dataSize,
+                                       pData, stride, flags);
+   sg_trace_call_end("vkGetQueryPoolResults", t0, NULL, 0);
+   return r;
 }

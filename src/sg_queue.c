@@ -21,6 +21,7 @@
 #include "sg_log.h"
 #include "sg_printf.h"
 #include "sg_semaphore.h"
+#include "sg_trace.h"
 
 /* ---- creation -------------------------------------------------------------------- */
 
@@ -465,9 +466,19 @@ static VkResult submit(struct sg_queue *q, const struct batch *batches, uint32_t
 
 #define SG_STACK_BATCHES 16u
 
+/* The submission's span on the application thread's track: it starts
+ * before any of its packets can run on the channel. */
+static void trace_submit(struct sg_queue *q, const char *name, uint64_t t0, uint32_t batches)
+{
+   const struct sg_trace_arg args[] = {
+      {"channel", q->channel}, {"submission", q->submitted}, {"batches", batches}};
+   sg_trace_call_end(name, t0, args, 3);
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL sg_QueueSubmit(VkQueue queue, uint32_t submitCount,
                                               const VkSubmitInfo *pSubmits, VkFence fence)
 {
+   uint64_t t0 = sg_trace_call_begin();
    struct sg_queue *q = sg_queue_from_handle(queue);
    struct batch stack[SG_STACK_BATCHES], *batches = stack;
    if (submitCount > SG_STACK_BATCHES) {
@@ -487,12 +498,14 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_QueueSubmit(VkQueue queue, uint32_t submitCoun
    if (batches != stack)
       sg_free(&q->device->alloc, batches);
    sg_printf_poll(q->device);
+   trace_submit(q, "vkQueueSubmit", t0, submitCount);
    return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_QueueSubmit2(VkQueue queue, uint32_t submitCount,
                                                const VkSubmitInfo2 *pSubmits, VkFence fence)
 {
+   uint64_t t0 = sg_trace_call_begin();
    struct sg_queue *q = sg_queue_from_handle(queue);
    struct batch stack[SG_STACK_BATCHES], *batches = stack;
    if (submitCount > SG_STACK_BATCHES) {
@@ -507,6 +520,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_QueueSubmit2(VkQueue queue, uint32_t submitCou
    if (batches != stack)
       sg_free(&q->device->alloc, batches);
    sg_printf_poll(q->device);
+   trace_submit(q, "vkQueueSubmit2", t0, submitCount);
    return r;
 }
 
@@ -523,5 +537,10 @@ VkResult sg_queue_wait_idle(struct sg_queue *q, uint64_t timeout_ns)
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_QueueWaitIdle(VkQueue queue)
 {
-   return sg_queue_wait_idle(sg_queue_from_handle(queue), UINT64_MAX);
+   uint64_t t0 = sg_trace_call_begin();
+   struct sg_queue *q = sg_queue_from_handle(queue);
+   VkResult r = sg_queue_wait_idle(q, UINT64_MAX);
+   const struct sg_trace_arg args[] = {{"channel", q->channel}};
+   sg_trace_call_end("vkQueueWaitIdle", t0, args, 1);
+   return r;
 }

@@ -1,11 +1,14 @@
 /* VkSemaphore, binary and timeline: a semaphore word (see sg_semaphore.h). */
 #include "sg_semaphore.h"
 
+#include <stdio.h>
+
 #include "hw_gpu.h"
 #include "sg_alloc.h"
 #include "sg_device.h"
 #include "sg_hang.h"
 #include "sg_log.h"
+#include "sg_trace.h"
 #include "sg_printf.h"
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_CreateSemaphore(VkDevice device,
@@ -31,6 +34,12 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateSemaphore(VkDevice device,
       return r;
    }
    sg_sync_word_name(&dev->sync_words, sem->va, "semaphore", (uint64_t)(uintptr_t)sem);
+   if (sg_trace_on()) {
+      /* Its value becomes a counter in the trace; a debug-utils name replaces this one. */
+      char name[48];
+      snprintf(name, sizeof(name), "semaphore 0x%llx", (unsigned long long)(uintptr_t)sem);
+      sg_trace_name((const void *)sem->word, name);
+   }
    sg_object_init(&sem->base, VK_OBJECT_TYPE_SEMAPHORE, dev, &dev->alloc);
    sem->timeline = type && type->semaphoreType == VK_SEMAPHORE_TYPE_TIMELINE;
    if (sem->timeline)
@@ -62,8 +71,8 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_GetSemaphoreCounterValue(VkDevice device, VkSe
    return VK_SUCCESS;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL sg_SignalSemaphore(VkDevice device,
-                                                  const VkSemaphoreSignalInfo *pSignalInfo)
+static VkResult signal_semaphore(VkDevice device,
+                                 const VkSemaphoreSignalInfo *pSignalInfo)
 {
    struct sg_device *dev = sg_device_from_handle(device);
    struct sg_semaphore *sem = sg_semaphore_from_handle(pSignalInfo->semaphore);
@@ -72,11 +81,22 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_SignalSemaphore(VkDevice device,
    return VK_SUCCESS;
 }
 
+/* Traced as the application thread's call (SOFTGPU_TRACE). */
+VKAPI_ATTR VkResult VKAPI_CALL sg_SignalSemaphore(VkDevice device,
+                                                  const VkSemaphoreSignalInfo *pSignalInfo)
+{
+   uint64_t t0 = sg_trace_call_begin();
+   VkResult r = signal_semaphore(device, pSignalInfo);
+   const struct sg_trace_arg args[] = {{"value", pSignalInfo->value}};
+   sg_trace_call_end("vkSignalSemaphore", t0, args, 1);
+   return r;
+}
+
 #define STACK_ITEMS 32u
 
-VKAPI_ATTR VkResult VKAPI_CALL sg_WaitSemaphores(VkDevice device,
-                                                 const VkSemaphoreWaitInfo *pWaitInfo,
-                                                 uint64_t timeout)
+static VkResult wait_semaphores(VkDevice device,
+                                const VkSemaphoreWaitInfo *pWaitInfo,
+                                uint64_t timeout)
 {
    struct sg_device *dev = sg_device_from_handle(device);
    uint32_t count = pWaitInfo->semaphoreCount;
@@ -98,4 +118,15 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_WaitSemaphores(VkDevice device,
       sg_free(&dev->alloc, items);
    sg_printf_poll(dev);
    return r == VK_SUCCESS ? sg_device_check(dev) : r;
+}
+
+/* Traced as the application thread's call (SOFTGPU_TRACE). */
+VKAPI_ATTR VkResult VKAPI_CALL sg_WaitSemaphores(VkDevice device,
+                                                 const VkSemaphoreWaitInfo *pWaitInfo,
+                                                 uint64_t timeout)
+{
+   uint64_t t0 = sg_trace_call_begin();
+   VkResult r = wait_semaphores(device, pWaitInfo, timeout);
+   sg_trace_call_end("vkWaitSemaphores", t0, NULL, 0);
+   return r;
 }

@@ -5,6 +5,7 @@
 #include "hw_gpu.h"
 #include "sg_alloc.h"
 #include "sg_log.h"
+#include "sg_trace.h"
 #include "sg_object.h"
 
 #define WORDS_PER_PAGE (HW_PAGE_SIZE / 8u)
@@ -127,6 +128,9 @@ bool sg_sync_word_owner(struct sg_sync_words *w, uint64_t va, const char **kind,
 
 void sg_sync_word_free(struct sg_sync_words *w, uint64_t va)
 {
+   /* The trace forgets the word's name: the next owner may be another object. */
+   if (sg_trace_on())
+      sg_trace_name(hw_sem_word(hw_gpu_memory(w->gpu), va), NULL);
    pthread_mutex_lock(&w->lock);
    struct sg_sync_owner *o = owner_of(w, va);
    if (o)
