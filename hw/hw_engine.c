@@ -84,13 +84,56 @@ static bool enter(struct hw_channel *ch, uint64_t va, uint32_t length, bool repl
    return true;
 }
 
+/* ---- doorbell latency (SOFTGPU_SLOW_US) -------------------------------------- */
+
+#define STAMP_PUT_BITS 24u
+#define STAMP_TIME_BITS 40u
+#define STAMP_PUT_MASK ((1u << STAMP_PUT_BITS) - 1)
+#define STAMP_TIME_MASK ((UINT64_C(1) << STAMP_TIME_BITS) - 1)
+
+void hw_channel_doorbell_stamp(struct hw_channel *ch)
+{
+   /* Written after PUT by the thread that wrote it; racing doorbells of
+    * one channel (not externally synchronized callers) only lose a sample. */
+   uint32_t put = atomic_load_explicit(&ch->control->put, memory_order_relaxed);
+   uint64_t us = hw_now_ns() / 1000u;
+   atomic_store_explicit(&ch->doorbell_stamp,
+                         (uint64_t)(put & STAMP_PUT_MASK) << STAMP_TIME_BITS | (us & STAMP_TIME_MASK),
+                         memory_order_relaxed);
+}
+
+/* The first fetch after the ring was seen empty: how long the entry at get
+ * waited since its doorbell. Only a doorbell rung after the entry was
+ * written counts (its PUT is past get); an older stamp, or one not stored
+ * yet, is no sample. A busy channel is not sampled: its new work waits
+ * for its own earlier work, which is not slow. */
+static void check_doorbell_latency(struct hw_channel *ch, uint32_t get)
+{
+   uint64_t stamp = atomic_load_explicit(&ch->doorbell_stamp, memory_order_relaxed);
+   uint32_t put = (uint32_t)(stamp >> STAMP_TIME_BITS);
+   if (((put - get - 1) & STAMP_PUT_MASK) >= ch->ring_entries)
+      return;
+   uint64_t waited_us = (hw_now_ns() / 1000u - stamp) & STAMP_TIME_MASK;
+   uint32_t suppressed;
+   if (waited_us <= ch->gpu->config.slow_us ||
+       !sg_log_ratelimit_pass(&ch->gpu->slow_doorbell_log, hw_now_ns(), &suppressed))
+      return;
+   SG_LOG(SG_LOG_WARN, ch->engine->dma ? SG_AREA_DMA : SG_AREA_CP,
+          "channel %u: work waited %llu us between its doorbell and its fetch by the %s, which "
+          "was busy elsewhere or short of CPU (SOFTGPU_SLOW_US=%u)%s", ch->index,
+          (unsigned long long)waited_us, ch->engine->name, ch->gpu->config.slow_us,
+          sg_log_suppressed_note(suppressed));
+}
+
 /* Takes the next ring entry; false if the ring is empty (or on a fault). */
 static bool fetch(struct hw_channel *ch)
 {
    uint32_t get = atomic_load_explicit(&ch->control->get, memory_order_relaxed);
    uint32_t put = atomic_load_explicit(&ch->control->put, memory_order_acquire);
-   if (put == get)
+   if (put == get) {
+      ch->ring_idle = true;
       return false;
+   }
    if (put - get > ch->ring_entries) {
       hw_gpu_fault(ch->gpu, ch, "PUT=%u is %u entries ahead of GET=%u; the ring holds %u", put,
                    put - get, get, ch->ring_entries);
@@ -100,6 +143,11 @@ static bool fetch(struct hw_channel *ch)
    /* The entry is copied: its slot may be reused from now on. */
    atomic_store_explicit(&ch->control->get, get + 1, memory_order_release);
    atomic_fetch_add_explicit(&ch->gpu->stats.ring_fetches, 1, memory_order_relaxed);
+   if (ch->ring_idle && ch->gpu->config.slow_us)
+      check_doorbell_latency(ch, get);
+   ch->ring_idle = false;
+   SG_LOG(SG_LOG_DEBUG, SG_AREA_RING, "channel %u: fetched ring entry %u (PUT %u): pushbuffer "
+          "0x%llx, %u dwords", ch->index, get, put, (unsigned long long)e.pushbuffer_va, e.length);
    return enter(ch, e.pushbuffer_va, e.length, false);
 }
 
@@ -107,6 +155,8 @@ static bool fetch(struct hw_channel *ch)
 
 static void unpark(struct hw_channel *ch)
 {
+   SG_LOG(SG_LOG_DEBUG, SG_AREA_SYNC, "channel %u: acquire of 0x%llx >= %llu satisfied",
+          ch->index, (unsigned long long)LOAD(ch->park_va), (unsigned long long)LOAD(ch->park_value));
    atomic_store_explicit(&ch->control->parked, 0, memory_order_relaxed);
    STORE(ch->parked, false);
    atomic_fetch_sub_explicit(&ch->engine->parked, 1, memory_order_relaxed);
@@ -130,6 +180,8 @@ static enum step park(struct hw_channel *ch, const _Atomic uint64_t *word, uint6
       unpark(ch);
       return STEP_DONE;
    }
+   SG_LOG(SG_LOG_DEBUG, SG_AREA_SYNC, "channel %u: parked on 0x%llx >= %llu", ch->index,
+          (unsigned long long)va, (unsigned long long)value);
    return STEP_BLOCKED;
 }
 
@@ -177,6 +229,8 @@ static enum step release(struct hw_channel *ch, uint32_t flags, const uint32_t *
    if (!w)
       return STEP_FAULT;
    atomic_store_explicit(w, s.value, memory_order_release);
+   SG_LOG(SG_LOG_DEBUG, SG_AREA_SYNC, "channel %u: released 0x%llx = %llu at %llu ns", ch->index,
+          (unsigned long long)s.va, (unsigned long long)s.value, (unsigned long long)hw_now_ns());
    record_release(ch, s.va, s.value);
    hw_gpu_semaphore_written(ch->gpu, flags & HW_PKT_FLAG_INTERRUPT);
    return STEP_DONE;
@@ -476,6 +530,18 @@ static bool well_formed(struct hw_channel *ch, const struct hw_frame *f, uint32_
    return true;
 }
 
+/* SOFTGPU_LOG=debug:cp (or dma): every packet as it starts, decoded. A
+ * packet that blocks (a WFI release, a full copy queue) is logged again
+ * when it is retried. */
+static void log_packet(struct hw_channel *ch, const struct hw_frame *f)
+{
+   char text[512];
+   hw_packet_format(f->dwords + f->pos, f->length - f->pos, text, sizeof(text));
+   sg_log_write(SG_LOG_DEBUG, ch->engine->dma ? SG_AREA_DMA : SG_AREA_CP,
+                "channel %u: pushbuffer 0x%llx +%u: %s", ch->index,
+                (unsigned long long)f->va, f->pos, text);
+}
+
 static bool injected_fault(struct hw_channel *ch)
 {
    const struct hw_inject *inj = &ch->gpu->inject;
@@ -506,6 +572,8 @@ static bool front_end(struct hw_engine *e, struct hw_channel *ch)
       uint32_t header = f->dwords[f->pos];
       if (!well_formed(ch, f, header) || injected_fault(ch))
          break;
+      if (SG_LOG_ON(SG_LOG_DEBUG, ch->engine->dma ? SG_AREA_DMA : SG_AREA_CP))
+         log_packet(ch, f);
       enum step r = execute(ch, f, hw_pkt_opcode(header), hw_pkt_flags(header),
                             f->dwords + f->pos + 1, hw_pkt_length(header));
       if (r != STEP_DONE)

@@ -31,6 +31,9 @@
 #define HW_DEFAULT_ENGINE_SPIN_NS 20000u
 #define HW_DEFAULT_WAIT_SPIN_NS 5000u
 #define HW_REPORT_BYTES 16384u
+/* A doorbell answered later than this is not spinning or futex latency
+ * (tens of microseconds) but an engine held up elsewhere or starved of CPU. */
+#define HW_DEFAULT_SLOW_US 5000u
 
 static _Atomic uint32_t gpu_count;
 
@@ -91,6 +94,7 @@ void hw_gpu_config_from_env(struct hw_gpu_config *cfg)
    cfg->wait_spin_ns = env_u32("SOFTGPU_WAIT_SPIN_NS", one_cpu ? 0 : HW_DEFAULT_WAIT_SPIN_NS);
    cfg->abort_on_fault = env_u32("SOFTGPU_ABORT_ON_DEVICE_LOSS", 0) != 0;
    cfg->eu_threads = env_u32("SOFTGPU_THREADS", caps.host_cores);
+   cfg->slow_us = env_u32("SOFTGPU_SLOW_US", HW_DEFAULT_SLOW_US);
 }
 
 /* ---- creation -------------------------------------------------------------- */
@@ -213,6 +217,8 @@ int hw_channel_bind(struct hw_gpu *gpu, uint32_t channel, uint64_t ring_va,
 void hw_doorbell(struct hw_gpu *gpu, uint32_t channel)
 {
    atomic_fetch_add_explicit(&gpu->stats.doorbells, 1, memory_order_relaxed);
+   if (channel < gpu->channel_count && gpu->config.slow_us)
+      hw_channel_doorbell_stamp(&gpu->channels[channel]);
    if (channel < gpu->channel_count && hw_engine_kick(gpu->channels[channel].engine))
       atomic_fetch_add_explicit(&gpu->stats.doorbell_syscalls, 1, memory_order_relaxed);
 }
