@@ -12,9 +12,11 @@
 #include "sg_atomic.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sg_log.h"
+#include "sg_str.h"
 
 #define FRONT_END_BUDGET 64u               /* packets per channel per pass */
 #define DMA_SLICE (256u * 1024u)           /* bytes per copy step */
@@ -70,6 +72,30 @@ static void *checked(struct hw_channel *ch, uint64_t va, uint64_t size, uint32_t
 
 /* ---- pushbuffer frames ------------------------------------------------------ */
 
+/* SOFTGPU_LOG=debug:ring: a pushbuffer as the channel enters it, every
+ * packet decoded, in one message. Logged on entry rather than per packet
+ * so that logging switched off costs one check per pushbuffer, not one
+ * per packet; the releases and parks are logged as they happen. */
+static void log_pushbuffer(const struct hw_channel *ch, const char *how, uint64_t va,
+                           const uint32_t *p, uint32_t length)
+{
+   enum { TEXT = 12288 };
+   char *text = malloc(TEXT);
+   if (!text)
+      return;
+   size_t used = 0;
+   uint32_t pos = 0;
+   while (pos < length && used < TEXT - 1) {
+      used = sg_appendf(text, TEXT, used, "\n  +%-5u ", pos);
+      uint32_t n = hw_packet_format(p + pos, length - pos, text + used, TEXT - used);
+      used += strlen(text + used);
+      pos += n ? n : length;   /* the engine faults on a malformed packet */
+   }
+   sg_log_write(SG_LOG_DEBUG, SG_AREA_RING, "channel %u: %s: pushbuffer 0x%llx, %u dwords:%s",
+                ch->index, how, (unsigned long long)va, length, text);
+   free(text);
+}
+
 static bool enter(struct hw_channel *ch, uint64_t va, uint32_t length, bool replace)
 {
    const uint32_t *p = length ? checked(ch, va, (uint64_t)length * 4, 4, "pushbuffer") : NULL;
@@ -81,6 +107,17 @@ static bool enter(struct hw_channel *ch, uint64_t va, uint32_t length, bool repl
    }
    struct hw_frame *f = replace ? &ch->stack[ch->depth - 1] : &ch->stack[ch->depth++];
    *f = (struct hw_frame){.va = va, .dwords = p, .pos = 0, .length = length};
+   return true;
+}
+
+/* enter() for a branch (CALL, JUMP, a linked pushbuffer), logged. */
+static bool branch_to(struct hw_channel *ch, const char *how, uint64_t va, uint32_t length,
+                      bool replace)
+{
+   if (!enter(ch, va, length, replace))
+      return false;
+   if (SG_LOG_ON(SG_LOG_DEBUG, SG_AREA_RING))
+      log_pushbuffer(ch, how, va, ch->stack[ch->depth - 1].dwords, length);
    return true;
 }
 
@@ -146,9 +183,14 @@ static bool fetch(struct hw_channel *ch)
    if (ch->ring_idle && ch->gpu->config.slow_us)
       check_doorbell_latency(ch, get);
    ch->ring_idle = false;
-   SG_LOG(SG_LOG_DEBUG, SG_AREA_RING, "channel %u: fetched ring entry %u (PUT %u): pushbuffer "
-          "0x%llx, %u dwords", ch->index, get, put, (unsigned long long)e.pushbuffer_va, e.length);
-   return enter(ch, e.pushbuffer_va, e.length, false);
+   if (!enter(ch, e.pushbuffer_va, e.length, false))
+      return false;
+   if (SG_LOG_ON(SG_LOG_DEBUG, SG_AREA_RING)) {
+      char how[64];
+      snprintf(how, sizeof(how), "ring entry %u (PUT %u)", get, put);
+      log_pushbuffer(ch, how, e.pushbuffer_va, ch->stack[ch->depth - 1].dwords, e.length);
+   }
+   return true;
 }
 
 /* ---- semaphores --------------------------------------------------------------- */
@@ -452,7 +494,7 @@ static enum step link_slot(struct hw_channel *ch, struct hw_frame *f, const uint
       return STEP_DONE;
    }
    /* The driver linked a pushbuffer: it wrote the length before the VA. */
-   return enter(ch, expected, pl[2], true) ? STEP_DONE : STEP_FAULT;
+   return branch_to(ch, "linked", expected, pl[2], true) ? STEP_DONE : STEP_FAULT;
 }
 
 /* Executes one packet whose length has been checked. Ordinary packets
@@ -490,11 +532,11 @@ static enum step execute(struct hw_channel *ch, struct hw_frame *f, uint32_t op,
    case HW_OP_CALL: {
       struct hw_pkt_branch b = hw_decode_branch(pl);
       f->pos = next;
-      return enter(ch, b.va, b.length, false) ? STEP_DONE : STEP_FAULT;
+      return branch_to(ch, "CALL", b.va, b.length, false) ? STEP_DONE : STEP_FAULT;
    }
    case HW_OP_JUMP: {
       struct hw_pkt_branch b = hw_decode_branch(pl);
-      return enter(ch, b.va, b.length, true) ? STEP_DONE : STEP_FAULT;
+      return branch_to(ch, "JUMP", b.va, b.length, true) ? STEP_DONE : STEP_FAULT;
    }
    case HW_OP_RETURN:
       ch->depth--;
@@ -530,18 +572,6 @@ static bool well_formed(struct hw_channel *ch, const struct hw_frame *f, uint32_
    return true;
 }
 
-/* SOFTGPU_LOG=debug:cp (or dma): every packet as it starts, decoded. A
- * packet that blocks (a WFI release, a full copy queue) is logged again
- * when it is retried. */
-static void log_packet(struct hw_channel *ch, const struct hw_frame *f)
-{
-   char text[512];
-   hw_packet_format(f->dwords + f->pos, f->length - f->pos, text, sizeof(text));
-   sg_log_write(SG_LOG_DEBUG, ch->engine->dma ? SG_AREA_DMA : SG_AREA_CP,
-                "channel %u: pushbuffer 0x%llx +%u: %s", ch->index,
-                (unsigned long long)f->va, f->pos, text);
-}
-
 static bool injected_fault(struct hw_channel *ch)
 {
    const struct hw_inject *inj = &ch->gpu->inject;
@@ -572,8 +602,6 @@ static bool front_end(struct hw_engine *e, struct hw_channel *ch)
       uint32_t header = f->dwords[f->pos];
       if (!well_formed(ch, f, header) || injected_fault(ch))
          break;
-      if (SG_LOG_ON(SG_LOG_DEBUG, ch->engine->dma ? SG_AREA_DMA : SG_AREA_CP))
-         log_packet(ch, f);
       enum step r = execute(ch, f, hw_pkt_opcode(header), hw_pkt_flags(header),
                             f->dwords + f->pos + 1, hw_pkt_length(header));
       if (r != STEP_DONE)

@@ -42,39 +42,6 @@
 
 #define MS 1000000ull
 
-/* stderr goes to a temporary file between capture_begin and capture_end. */
-static int saved_fd = -1;
-static char capture_path[64];
-
-static void capture_begin(void)
-{
-   fflush(stderr);
-   snprintf(capture_path, sizeof(capture_path), "/tmp/softgpu-hang-XXXXXX");
-   int fd = mkstemp(capture_path);
-   SGT_REQUIRE(fd >= 0, "mkstemp");
-   saved_fd = dup(2);
-   SGT_REQUIRE(saved_fd >= 0 && dup2(fd, 2) == 2, "redirecting stderr");
-   close(fd);
-}
-
-/* Restores stderr; returns what was written (malloc'd), echoed to stderr. */
-static char *capture_end(void)
-{
-   fflush(stderr);
-   SGT_REQUIRE(dup2(saved_fd, 2) == 2, "restoring stderr");
-   close(saved_fd);
-   FILE *f = fopen(capture_path, "r");
-   SGT_REQUIRE(f, "reopening the capture");
-   char *text = calloc(1, 1 << 16);
-   SGT_REQUIRE(text, "out of memory");
-   size_t n = fread(text, 1, (1 << 16) - 1, f);
-   text[n] = '\0';
-   fclose(f);
-   unlink(capture_path);
-   fputs(text, stderr);
-   return text;
-}
-
 static void expect(const char *text, const char *want)
 {
    SGT_CHECK(strstr(text, want) != NULL, "the report lacks \"%s\"", want);
@@ -179,7 +146,7 @@ static void test_deadlock(void)
    k.fence = parked_submit(&d, queue, k.unlock, 1);
    name(&d, VK_OBJECT_TYPE_FENCE, (uint64_t)k.fence, "deadlocked fence");
 
-   capture_begin();
+   sgt_stderr_begin();
    pthread_barrier_init(&k.start, NULL, 2);
    pthread_barrier_init(&k.done, NULL, 2);
    pthread_t a, b;
@@ -189,7 +156,7 @@ static void test_deadlock(void)
    pthread_join(b, NULL);
    pthread_barrier_destroy(&k.start);
    pthread_barrier_destroy(&k.done);
-   char *text = capture_end();
+   char *text = sgt_stderr_end();
    SGT_CHECK(k.fence_result == VK_TIMEOUT && k.sem_result == VK_TIMEOUT,
              "the deadlocked waits returned %d and %d, not VK_TIMEOUT", k.fence_result,
              k.sem_result);
@@ -243,19 +210,19 @@ int main(void)
    /* A short wait: no report. */
    VkFence fence = parked_submit(&d, queue, relay, 3);
    name(&d, VK_OBJECT_TYPE_FENCE, (uint64_t)fence, "parked fence");
-   capture_begin();
+   sgt_stderr_begin();
    VkResult r = vkWaitForFences(d.device, 1, &fence, VK_TRUE, 50 * MS);
-   char *text = capture_end();
+   char *text = sgt_stderr_end();
    SGT_CHECK(r == VK_TIMEOUT, "a 50 ms wait on a parked fence: %d", r);
    SGT_CHECK(!strstr(text, "hang report"), "a wait shorter than the limit printed a report");
    free(text);
 
    /* A long one: one report, and the full wait. */
-   capture_begin();
+   sgt_stderr_begin();
    uint64_t start = sgt_now_ns();
    r = vkWaitForFences(d.device, 1, &fence, VK_TRUE, 400 * MS);
    uint64_t waited = sgt_now_ns() - start;
-   text = capture_end();
+   text = sgt_stderr_end();
    SGT_CHECK(r == VK_TIMEOUT, "a 400 ms wait on a parked fence: %d", r);
    SGT_CHECK(waited >= 400 * MS, "the wait returned after %llu ms, before its timeout",
              (unsigned long long)(waited / MS));
@@ -280,33 +247,22 @@ int main(void)
 
    /* Once per device. */
    fence = parked_submit(&d, queue, gate, 9);
-   capture_begin();
+   sgt_stderr_begin();
    r = vkWaitForFences(d.device, 1, &fence, VK_TRUE, 300 * MS);
-   text = capture_end();
+   text = sgt_stderr_end();
    SGT_CHECK(r == VK_TIMEOUT, "a second 300 ms wait on a parked fence: %d", r);
    SGT_CHECK(!strstr(text, "hang report"), "a second report on the same device");
    free(text);
 
    /* SIGUSR1, the queue still parked on 9. */
-   capture_begin();
+   sgt_stderr_begin();
    char cmd[512];
    snprintf(cmd, sizeof(cmd), "%s/tools/softgpu-snapshot %d 2>/dev/null", SGT_SOURCE_DIR,
             (int)getpid());
    int rc = system(cmd);
-   text = NULL;
-   for (int i = 0; i < 100; i++) {
-      sgt_sleep_ms(50);
-      FILE *f = fopen(capture_path, "r");
-      char probe[4096] = "";
-      if (f) {
-         size_t n = fread(probe, 1, sizeof(probe) - 1, f);
-         probe[n] = '\0';
-         fclose(f);
-      }
-      if (strstr(probe, "snapshot (SIGUSR1)") && strstr(probe, "channel 0"))
-         break;
-   }
-   text = capture_end();
+   const char *const snapshot_done[] = {"snapshot (SIGUSR1)", "channel 0", NULL};
+   sgt_stderr_wait(snapshot_done, 5000);
+   text = sgt_stderr_end();
    SGT_CHECK(rc == 0, "tools/softgpu-snapshot exited with %d", rc);
    expect(text, "snapshot (SIGUSR1) of device 0x");
    expect(text, " \"parked queue\" (family 0, index 0, channel 0): 2 submissions, 1 complete; "
