@@ -13,6 +13,7 @@
 
 #include "hw_gpu.h"
 #include "sg_alloc.h"
+#include "sg_capture.h"
 #include "sg_cmd_buffer.h"
 #include "sg_device.h"
 #include "sg_hang.h"
@@ -84,6 +85,7 @@ void sg_queue_finish(struct sg_queue *queue)
    /* The ring and control page stay allocated: the channel stays bound to
     * them until the GPU is destroyed with the device. */
    pthread_mutex_destroy(&queue->signal_lock);
+   sg_capture_finish(queue);
    sg_object_finish(&queue->base);
 }
 
@@ -458,6 +460,7 @@ static VkResult submit(struct sg_queue *q, const struct batch *batches, uint32_t
    if (r != VK_SUCCESS)
       return r;
    uint32_t *prev_slot = q->tail_slot;
+   uint32_t first_put = q->put;
    uint32_t *end = chained ? write_chained(&s, p) : write_direct(&s, p, va);
    if (chained)
       publish_chain(q, prev_slot, va, (uint32_t)(end - p));
@@ -470,6 +473,7 @@ static VkResult submit(struct sg_queue *q, const struct batch *batches, uint32_t
           chained ? ", chained: the ring is full" : "", atomic_load_explicit(&q->control->put,
           memory_order_relaxed), q->put, q->channel, (unsigned long long)va,
           (uint32_t)(end - p));
+   sg_capture_submission(q, first_put, va, chained ? (uint32_t)(end - p) : 0);
    atomic_store_explicit(&q->control->put, q->put, memory_order_release);
    hw_doorbell(dev->gpu, q->channel);
    return VK_SUCCESS;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tools/softgpu: `run` makes softgpu the program's only Vulkan driver (with
 # VK_DRIVER_FILES unset beforehand) and passes the log, stats and
-# hang-report options through; `dump` decodes with softgpu-dump; usage
-# errors exit 2 with a message.
+# hang-report options through, and --capture writes SOFTGPU_CAPTURE files
+# that `dump` decodes (launch and releases named, a truncated file
+# reported); usage errors exit 2 with a message.
 #
 #   test_softgpu_tool.sh BUILD_DIR DEVICE_INFO COMPUTE_SAXPY
 set -uo pipefail
@@ -35,6 +36,25 @@ out=$("$tool" run --log debug:sync -- sh -c 'echo "$SOFTGPU_LOG $SOFTGPU_HANG_RE
 printf '\x00\x10\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x00\x00\x00\x00' > "$scratch/ring"
 out=$("$tool" dump --ring "$scratch/ring") || fail "softgpu dump --ring exited $?: $out"
 grep -q "RING_ENTRY pushbuffer=0x1000 dwords=4" <<< "$out" || fail "dump did not decode: $out"
+
+# A capture of the compute job, decoded: its launch and its releases.
+"$tool" run --capture "$scratch/capture" -- "$saxpy" > /dev/null 2>&1 ||
+  fail "softgpu run --capture exited $?"
+captures=("$scratch"/capture/softgpu-*-ch0.sgcap)
+if [ -f "${captures[0]}" ]; then
+  out=$("$tool" dump "${captures[0]}") || fail "softgpu dump of a capture exited $?: $out"
+  for want in "# submission 1, channel 0: ring entry, pushbuffer 0x" "  LAUNCH desc=0x" \
+              "  SEM_RELEASE va=0x" " wfi interrupt" "  LINK_SLOT " "capture records"; do
+    grep -qF -- "$want" <<< "$out" || fail "the decoded capture lacks \"$want\": $out"
+  done
+  # A truncated capture is reported, not misread.
+  head -c 40 "${captures[0]}" > "$scratch/truncated"
+  out=$("$tool" dump "$scratch/truncated"); rc=$?
+  { [ $rc -eq 1 ] && grep -q "truncated" <<< "$out"; } ||
+    fail "a truncated capture: exit $rc: $out"
+else
+  fail "no capture file for channel 0 in $scratch/capture"
+fi
 
 # Usage errors.
 for args in "" "bogus" "run" "run --log" "log" "log 1" "log notapid debug" "dump"; do
