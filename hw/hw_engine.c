@@ -132,6 +132,9 @@ void hw_channel_doorbell_stamp(struct hw_channel *ch)
 {
    /* Written after PUT by the thread that wrote it; racing doorbells of
     * one channel (not externally synchronized callers) only lose a sample. */
+   /* A doorbell of a channel not bound yet has no control page to read. */
+   if (!atomic_load_explicit(&ch->bound, memory_order_acquire))
+      return;
    uint32_t put = atomic_load_explicit(&ch->control->put, memory_order_relaxed);
    uint64_t us = hw_now_ns() / 1000u;
    atomic_store_explicit(&ch->doorbell_stamp,
