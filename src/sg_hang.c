@@ -236,6 +236,11 @@ static enum hw_wait_result wait_reporting(struct sg_device *dev, const struct sg
                   timeout_ns == UINT64_MAX ? UINT64_MAX : timeout_ns - limit);
 }
 
+static const char *result_name(enum hw_wait_result r)
+{
+   return r == HW_WAIT_SATISFIED ? "satisfied" : r == HW_WAIT_TIMEOUT ? "timed out" : "device lost";
+}
+
 /* SOFTGPU_SLOW_WAIT_MS: a warning naming the call and its first word. */
 static void warn_slow(struct sg_device *dev, const struct sg_hang_waiter *w, uint64_t waited_ns,
                       enum hw_wait_result r)
@@ -248,9 +253,8 @@ static void warn_slow(struct sg_device *dev, const struct sg_hang_waiter *w, uin
    put_word(dev, what, sizeof(what), 0, w->items[0].va, w->items[0].value);
    SG_LOG(SG_LOG_WARN, SG_AREA_SYNC, "%s blocked host thread %ld for %llu ms (%s) on %s%s "
           "(SOFTGPU_SLOW_WAIT_MS=%llu)%s", w->call, w->tid,
-          (unsigned long long)(waited_ns / 1000000u),
-          r == HW_WAIT_SATISFIED ? "satisfied" : r == HW_WAIT_TIMEOUT ? "timed out" : "device lost",
-          what, w->count > 1 ? " and more" : "", (unsigned long long)(dev->slow_wait_ns / 1000000u),
+          (unsigned long long)(waited_ns / 1000000u), result_name(r), what,
+          w->count > 1 ? " and more" : "", (unsigned long long)(dev->slow_wait_ns / 1000000u),
           sg_log_suppressed_note(suppressed));
 }
 
@@ -285,6 +289,10 @@ enum hw_wait_result sg_hang_wait(struct sg_device *dev, const struct hw_wait_ite
    pthread_mutex_unlock(&dev->waiters_lock);
 
    uint64_t waited = hw_now_ns() - w.since_ns;
+   SG_LOG(SG_LOG_DEBUG, SG_AREA_SYNC, "%s: waited %llu us for %s of %u words (the first 0x%llx "
+          ">= %llu): %s", call, (unsigned long long)(waited / 1000u), all ? "all" : "any", count,
+          (unsigned long long)items[0].va, (unsigned long long)items[0].value,
+          result_name(r));
    if (dev->slow_wait_ns && waited > dev->slow_wait_ns)
       warn_slow(dev, &w, waited, r);
    return r;

@@ -85,6 +85,7 @@ static void test_runtime_changes(void)
    expect(text, "softgpu: debug: sync: channel 0: released 0x");
    expect(text, " = 2 at ");
    expect(text, "softgpu: debug: sync: queue 0.0: submission 2 signals word 0x");
+   expect(text, "softgpu: debug: sync: vkWaitForFences: waited ");
    SGT_CHECK(text[0] == '[', "a debug line starts with its timestamp: %.60s", text);
    SGT_CHECK(!strstr(text, "softgpu: debug: ring:"), "debug:sync selected the ring area too");
    free(text);
