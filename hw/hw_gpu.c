@@ -337,16 +337,18 @@ size_t hw_channel_describe(struct hw_channel *ch, char *buf, size_t size)
       return sg_appendf(buf, size, used, "  channel %u: not bound\n", ch->index);
    uint32_t put = atomic_load_explicit(&ch->control->put, memory_order_acquire);
    uint32_t get = atomic_load_explicit(&ch->control->get, memory_order_acquire);
-   used = sg_appendf(buf, size, used, "  channel %u (%s): GET=%u PUT=%u, %llu packets decoded",
-                 ch->index, ch->engine->name, get, put, (unsigned long long)RELAXED(ch->packets));
+   /* Queue depth: ring entries written and not fetched yet. */
+   used = sg_appendf(buf, size, used, "  channel %u (%s): GET=%u PUT=%u (%u queued), %llu packets "
+                     "decoded", ch->index, ch->engine->name, get, put, put - get,
+                     (unsigned long long)RELAXED(ch->packets));
    if (RELAXED(ch->parked)) {
       uint64_t va = RELAXED(ch->park_va);
       used = sg_appendf(buf, size, used, ", parked on 0x%llx >= %llu (now %llu)",
                     (unsigned long long)va, (unsigned long long)RELAXED(ch->park_value),
                     (unsigned long long)atomic_load(hw_sem_word(&ch->gpu->mem, va)));
    }
-   used = sg_appendf(buf, size, used, ", %u copies outstanding\n",
-                 RELAXED(ch->op_tail) - RELAXED(ch->op_head));
+   used = sg_appendf(buf, size, used, ", %u copies outstanding, %u launches running\n",
+                 RELAXED(ch->op_tail) - RELAXED(ch->op_head), RELAXED(ch->launches_pending));
    uint32_t depth = RELAXED(ch->label_depth);
    if (depth) {
       char label[HW_LABEL_BYTES + 1];

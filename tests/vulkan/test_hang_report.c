@@ -25,7 +25,8 @@
  *
  * And snapshots on SIGUSR1: while the queue is parked again,
  * tools/softgpu-snapshot PID (which sends SIGUSR1) makes softgpu print (from its own thread, within 5 s) a snapshot that
- * names the parked queue and the semaphore it waits for, >= 9 (now 5);
+ * names the parked queue and the semaphore it waits for, >= 9 (now 5),
+ * and gives each channel's queue depth and running launches;
  * after vkDestroyDevice, SIGUSR1's action is the default again. A device
  * created while the application has its own SIGUSR1 handler leaves that
  * handler in place, and raising the signal runs it.
@@ -268,6 +269,10 @@ int main(void)
    expect(text, " \"parked queue\" (family 0, index 0, channel 0): 2 submissions, 1 complete; "
                 "waits for semaphore 0x");
    expect(text, ">= 9, now 5)");
+   /* Each channel's queue depth and running launches. */
+   expect(text, "  channel 0 (command processor): GET=");
+   expect(text, " queued), ");
+   expect(text, " copies outstanding, 0 launches running\n");
    free(text);
    signal_and_finish(&d, gate, 9, fence);
 
