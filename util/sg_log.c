@@ -1,5 +1,6 @@
 #include "sg_log.h"
 #include "sg_atomic.h"
+#include "sg_hash.h"
 #include "sg_str.h"
 
 #if defined(__SANITIZE_THREAD__)
@@ -172,28 +173,28 @@ const char *sg_log_suppressed_note(uint32_t suppressed)
    return note;
 }
 
-/* The SOFTGPU_LOG value last applied (or rejected), to notice a change. */
+/* The SOFTGPU_LOG value last applied (or rejected), as a hash, to notice a
+ * change: no heap copy to leak when the loader unloads the driver. */
 static pthread_mutex_t env_lock = PTHREAD_MUTEX_INITIALIZER;
-static char *env_applied;
-
-static void warn_unparsed(const char *what, const char *spec)
-{
-   SG_LOG(SG_LOG_WARN, SG_AREA_API,
-          "%s=\"%s\" does not parse; expected <level>[:<area>,...][;...] with "
-          "level error|warn|info|debug|none", what, spec);
-}
+static bool env_seen;
+static uint64_t env_hash;
 
 /* Lock held. Applies SOFTGPU_LOG if it differs from the value last seen;
  * true if it was applied. */
 static bool apply_env_locked(void)
 {
    const char *spec = getenv("SOFTGPU_LOG");
-   if (!spec || (env_applied && strcmp(spec, env_applied) == 0))
+   if (!spec)
       return false;
-   free(env_applied);
-   env_applied = strdup(spec);
+   uint64_t hash = sg_hash64(spec, strlen(spec), 0);
+   if (env_seen && hash == env_hash)
+      return false;
+   env_seen = true;
+   env_hash = hash;
    if (!sg_log_set(spec)) {
-      warn_unparsed("SOFTGPU_LOG", spec);
+      SG_LOG(SG_LOG_WARN, SG_AREA_API,
+             "SOFTGPU_LOG=\"%s\" does not parse; expected <level>[:<area>,...][;...] with "
+             "level error|warn|info|debug|none", spec);
       return false;
    }
    return true;
