@@ -131,8 +131,8 @@ static bool branch_to(struct hw_channel *ch, const char *how, uint64_t va, uint3
 void hw_channel_doorbell_stamp(struct hw_channel *ch)
 {
    /* Written after PUT by the thread that wrote it; racing doorbells of
-    * one channel (not externally synchronized callers) only lose a sample. */
-   /* A doorbell of a channel not bound yet has no control page to read. */
+    * one channel (not externally synchronized callers) only lose a sample.
+    * A channel not bound yet has no control page to read. */
    if (!atomic_load_explicit(&ch->bound, memory_order_acquire))
       return;
    uint32_t put = atomic_load_explicit(&ch->control->put, memory_order_relaxed);
