@@ -12,9 +12,11 @@
 #include "sg_atomic.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sg_log.h"
+#include "sg_str.h"
 #include "sg_trace.h"
 
 #define FRONT_END_BUDGET 64u               /* packets per channel per pass */
@@ -71,6 +73,30 @@ static void *checked(struct hw_channel *ch, uint64_t va, uint64_t size, uint32_t
 
 /* ---- pushbuffer frames ------------------------------------------------------ */
 
+/* SOFTGPU_LOG=debug:ring: a pushbuffer as the channel enters it, every
+ * packet decoded, in one message. Logged on entry rather than per packet
+ * so that logging switched off costs one check per pushbuffer, not one
+ * per packet; the releases and parks are logged as they happen. */
+static void log_pushbuffer(const struct hw_channel *ch, const char *how, uint64_t va,
+                           const uint32_t *p, uint32_t length)
+{
+   enum { TEXT = 12288 };
+   char *text = malloc(TEXT);
+   if (!text)
+      return;
+   size_t used = 0;
+   uint32_t pos = 0;
+   while (pos < length && used < TEXT - 1) {
+      used = sg_appendf(text, TEXT, used, "\n  +%-5u ", pos);
+      uint32_t n = hw_packet_format(p + pos, length - pos, text + used, TEXT - used);
+      used += strlen(text + used);
+      pos += n ? n : length;   /* the engine faults on a malformed packet */
+   }
+   sg_log_write(SG_LOG_DEBUG, SG_AREA_RING, "channel %u: %s: pushbuffer 0x%llx, %u dwords:%s",
+                ch->index, how, (unsigned long long)va, length, text);
+   free(text);
+}
+
 static bool enter(struct hw_channel *ch, uint64_t va, uint32_t length, bool replace)
 {
    const uint32_t *p = length ? checked(ch, va, (uint64_t)length * 4, 4, "pushbuffer") : NULL;
@@ -85,13 +111,70 @@ static bool enter(struct hw_channel *ch, uint64_t va, uint32_t length, bool repl
    return true;
 }
 
+/* enter() for a branch (CALL, JUMP, a linked pushbuffer), logged. */
+static bool branch_to(struct hw_channel *ch, const char *how, uint64_t va, uint32_t length,
+                      bool replace)
+{
+   if (!enter(ch, va, length, replace))
+      return false;
+   if (SG_LOG_ON(SG_LOG_DEBUG, SG_AREA_RING))
+      log_pushbuffer(ch, how, va, ch->stack[ch->depth - 1].dwords, length);
+   return true;
+}
+
+/* ---- doorbell latency (SOFTGPU_SLOW_US) -------------------------------------- */
+
+#define STAMP_PUT_BITS 24u
+#define STAMP_TIME_BITS 40u
+#define STAMP_PUT_MASK ((1u << STAMP_PUT_BITS) - 1)
+#define STAMP_TIME_MASK ((UINT64_C(1) << STAMP_TIME_BITS) - 1)
+
+void hw_channel_doorbell_stamp(struct hw_channel *ch)
+{
+   /* Written after PUT by the thread that wrote it; racing doorbells of
+    * one channel (not externally synchronized callers) only lose a sample.
+    * A channel not bound yet has no control page to read. */
+   if (!atomic_load_explicit(&ch->bound, memory_order_acquire))
+      return;
+   uint32_t put = atomic_load_explicit(&ch->control->put, memory_order_relaxed);
+   uint64_t us = hw_now_ns() / 1000u;
+   atomic_store_explicit(&ch->doorbell_stamp,
+                         (uint64_t)(put & STAMP_PUT_MASK) << STAMP_TIME_BITS | (us & STAMP_TIME_MASK),
+                         memory_order_relaxed);
+}
+
+/* The first fetch after the ring was seen empty: how long the entry at get
+ * waited since its doorbell. Only a doorbell rung after the entry was
+ * written counts (its PUT is past get); an older stamp, or one not stored
+ * yet, is no sample. A busy channel is not sampled: its new work waits
+ * for its own earlier work, which is not slow. */
+static void check_doorbell_latency(struct hw_channel *ch, uint32_t get)
+{
+   uint64_t stamp = atomic_load_explicit(&ch->doorbell_stamp, memory_order_relaxed);
+   uint32_t put = (uint32_t)(stamp >> STAMP_TIME_BITS);
+   if (((put - get - 1) & STAMP_PUT_MASK) >= ch->ring_entries)
+      return;
+   uint64_t waited_us = (hw_now_ns() / 1000u - stamp) & STAMP_TIME_MASK;
+   uint32_t suppressed;
+   if (waited_us <= ch->gpu->config.slow_us ||
+       !sg_log_ratelimit_pass(&ch->gpu->slow_doorbell_log, hw_now_ns(), &suppressed))
+      return;
+   SG_LOG(SG_LOG_WARN, ch->engine->dma ? SG_AREA_DMA : SG_AREA_CP,
+          "channel %u: work waited %llu us between its doorbell and its fetch by the %s, which "
+          "was busy elsewhere or short of CPU (SOFTGPU_SLOW_US=%u)%s", ch->index,
+          (unsigned long long)waited_us, ch->engine->name, ch->gpu->config.slow_us,
+          sg_log_suppressed_note(suppressed));
+}
+
 /* Takes the next ring entry; false if the ring is empty (or on a fault). */
 static bool fetch(struct hw_channel *ch)
 {
    uint32_t get = atomic_load_explicit(&ch->control->get, memory_order_relaxed);
    uint32_t put = atomic_load_explicit(&ch->control->put, memory_order_acquire);
-   if (put == get)
+   if (put == get) {
+      ch->ring_idle = true;
       return false;
+   }
    if (put - get > ch->ring_entries) {
       hw_gpu_fault(ch->gpu, ch, "PUT=%u is %u entries ahead of GET=%u; the ring holds %u", put,
                    put - get, get, ch->ring_entries);
@@ -106,7 +189,17 @@ static bool fetch(struct hw_channel *ch)
          {"get", get}, {"pushbuffer_va", e.pushbuffer_va}, {"dwords", e.length}};
       sg_trace_instant(ch->trace_track, "ring fetch", sg_trace_now(), args, 3);
    }
-   return enter(ch, e.pushbuffer_va, e.length, false);
+   if (ch->ring_idle && ch->gpu->config.slow_us)
+      check_doorbell_latency(ch, get);
+   ch->ring_idle = false;
+   if (!enter(ch, e.pushbuffer_va, e.length, false))
+      return false;
+   if (SG_LOG_ON(SG_LOG_DEBUG, SG_AREA_RING)) {
+      char how[64];
+      snprintf(how, sizeof(how), "ring entry %u (PUT %u)", get, put);
+      log_pushbuffer(ch, how, e.pushbuffer_va, ch->stack[ch->depth - 1].dwords, e.length);
+   }
+   return true;
 }
 
 /* ---- semaphores --------------------------------------------------------------- */
@@ -114,6 +207,8 @@ static bool fetch(struct hw_channel *ch)
 static void unpark(struct hw_channel *ch)
 {
    STORE(ch->parked_ns, LOAD(ch->parked_ns) + (hw_now_ns() - ch->parked_since));
+   SG_LOG(SG_LOG_DEBUG, SG_AREA_SYNC, "channel %u: acquire of 0x%llx >= %llu satisfied",
+          ch->index, (unsigned long long)LOAD(ch->park_va), (unsigned long long)LOAD(ch->park_value));
    atomic_store_explicit(&ch->control->parked, 0, memory_order_relaxed);
    STORE(ch->parked, false);
    atomic_fetch_sub_explicit(&ch->engine->parked, 1, memory_order_relaxed);
@@ -138,6 +233,8 @@ static enum step park(struct hw_channel *ch, const _Atomic uint64_t *word, uint6
       unpark(ch);
       return STEP_DONE;
    }
+   SG_LOG(SG_LOG_DEBUG, SG_AREA_SYNC, "channel %u: parked on 0x%llx >= %llu", ch->index,
+          (unsigned long long)va, (unsigned long long)value);
    return STEP_BLOCKED;
 }
 
@@ -185,6 +282,8 @@ static enum step release(struct hw_channel *ch, uint32_t flags, const uint32_t *
    if (!w)
       return STEP_FAULT;
    atomic_store_explicit(w, s.value, memory_order_release);
+   SG_LOG(SG_LOG_DEBUG, SG_AREA_SYNC, "channel %u: released 0x%llx = %llu at %llu ns", ch->index,
+          (unsigned long long)s.va, (unsigned long long)s.value, (unsigned long long)hw_now_ns());
    record_release(ch, s.va, s.value);
    if (sg_trace_on())
       sg_trace_counter_at(SG_TRACE_GPU_PID(ch->gpu->index), (const void *)w, sg_trace_now(),
@@ -437,7 +536,7 @@ static enum step link_slot(struct hw_channel *ch, struct hw_frame *f, const uint
       return STEP_DONE;
    }
    /* The driver linked a pushbuffer: it wrote the length before the VA. */
-   return enter(ch, expected, pl[2], true) ? STEP_DONE : STEP_FAULT;
+   return branch_to(ch, "linked", expected, pl[2], true) ? STEP_DONE : STEP_FAULT;
 }
 
 /* Executes one packet whose length has been checked. Ordinary packets
@@ -475,11 +574,11 @@ static enum step execute(struct hw_channel *ch, struct hw_frame *f, uint32_t op,
    case HW_OP_CALL: {
       struct hw_pkt_branch b = hw_decode_branch(pl);
       f->pos = next;
-      return enter(ch, b.va, b.length, false) ? STEP_DONE : STEP_FAULT;
+      return branch_to(ch, "CALL", b.va, b.length, false) ? STEP_DONE : STEP_FAULT;
    }
    case HW_OP_JUMP: {
       struct hw_pkt_branch b = hw_decode_branch(pl);
-      return enter(ch, b.va, b.length, true) ? STEP_DONE : STEP_FAULT;
+      return branch_to(ch, "JUMP", b.va, b.length, true) ? STEP_DONE : STEP_FAULT;
    }
    case HW_OP_RETURN:
       ch->depth--;

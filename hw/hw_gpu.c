@@ -32,6 +32,9 @@
 #define HW_DEFAULT_ENGINE_SPIN_NS 20000u
 #define HW_DEFAULT_WAIT_SPIN_NS 5000u
 #define HW_REPORT_BYTES 16384u
+/* A doorbell answered later than this is not spinning or futex latency
+ * (tens of microseconds) but an engine held up elsewhere or starved of CPU. */
+#define HW_DEFAULT_SLOW_US 5000u
 
 static _Atomic uint32_t gpu_count;
 
@@ -92,6 +95,7 @@ void hw_gpu_config_from_env(struct hw_gpu_config *cfg)
    cfg->wait_spin_ns = env_u32("SOFTGPU_WAIT_SPIN_NS", one_cpu ? 0 : HW_DEFAULT_WAIT_SPIN_NS);
    cfg->abort_on_fault = env_u32("SOFTGPU_ABORT_ON_DEVICE_LOSS", 0) != 0;
    cfg->eu_threads = env_u32("SOFTGPU_THREADS", caps.host_cores);
+   cfg->slow_us = env_u32("SOFTGPU_SLOW_US", HW_DEFAULT_SLOW_US);
 }
 
 /* ---- creation -------------------------------------------------------------- */
@@ -237,6 +241,8 @@ int hw_channel_bind(struct hw_gpu *gpu, uint32_t channel, uint64_t ring_va,
 void hw_doorbell(struct hw_gpu *gpu, uint32_t channel)
 {
    atomic_fetch_add_explicit(&gpu->stats.doorbells, 1, memory_order_relaxed);
+   if (channel < gpu->channel_count && gpu->config.slow_us)
+      hw_channel_doorbell_stamp(&gpu->channels[channel]);
    if (channel < gpu->channel_count && hw_engine_kick(gpu->channels[channel].engine))
       atomic_fetch_add_explicit(&gpu->stats.doorbell_syscalls, 1, memory_order_relaxed);
 }
@@ -358,16 +364,18 @@ size_t hw_channel_describe(struct hw_channel *ch, char *buf, size_t size)
       return sg_appendf(buf, size, used, "  channel %u: not bound\n", ch->index);
    uint32_t put = atomic_load_explicit(&ch->control->put, memory_order_acquire);
    uint32_t get = atomic_load_explicit(&ch->control->get, memory_order_acquire);
-   used = sg_appendf(buf, size, used, "  channel %u (%s): GET=%u PUT=%u, %llu packets decoded",
-                 ch->index, ch->engine->name, get, put, (unsigned long long)RELAXED(ch->packets));
+   /* Queue depth: ring entries written and not fetched yet. */
+   used = sg_appendf(buf, size, used, "  channel %u (%s): GET=%u PUT=%u (%u queued), %llu packets "
+                     "decoded", ch->index, ch->engine->name, get, put, put - get,
+                     (unsigned long long)RELAXED(ch->packets));
    if (RELAXED(ch->parked)) {
       uint64_t va = RELAXED(ch->park_va);
       used = sg_appendf(buf, size, used, ", parked on 0x%llx >= %llu (now %llu)",
                     (unsigned long long)va, (unsigned long long)RELAXED(ch->park_value),
                     (unsigned long long)atomic_load(hw_sem_word(&ch->gpu->mem, va)));
    }
-   used = sg_appendf(buf, size, used, ", %u copies outstanding\n",
-                 RELAXED(ch->op_tail) - RELAXED(ch->op_head));
+   used = sg_appendf(buf, size, used, ", %u copies outstanding, %u launches running\n",
+                 RELAXED(ch->op_tail) - RELAXED(ch->op_head), RELAXED(ch->launches_pending));
    uint32_t depth = RELAXED(ch->label_depth);
    if (depth) {
       char label[HW_LABEL_BYTES + 1];

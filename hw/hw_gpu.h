@@ -34,12 +34,14 @@ struct hw_gpu_config {
    uint32_t engine_spin_ns;     /* engines spin this long for work before sleeping */
    uint32_t wait_spin_ns;       /* host waits spin this long before sleeping */
    uint32_t eu_threads;         /* execution unit workers (0: the command processor runs all) */
+   uint32_t slow_us;            /* work waiting longer than this between its doorbell and
+                                   its fetch by an idle channel warns (0: never) */
    bool abort_on_fault;         /* abort() at the point of a fault, for debuggers */
 };
 
 /* Defaults, then SOFTGPU_DELAY, SOFTGPU_FAULT, SOFTGPU_WATCHDOG_MS,
- * SOFTGPU_SPIN_NS, SOFTGPU_WAIT_SPIN_NS, SOFTGPU_THREADS and
- * SOFTGPU_ABORT_ON_DEVICE_LOSS from the environment. */
+ * SOFTGPU_SPIN_NS, SOFTGPU_WAIT_SPIN_NS, SOFTGPU_THREADS, SOFTGPU_SLOW_US
+ * and SOFTGPU_ABORT_ON_DEVICE_LOSS from the environment. */
 void hw_gpu_config_from_env(struct hw_gpu_config *cfg);
 
 /* Creates the GPU and starts its engines. Returns 0, or -1 with a log line. */

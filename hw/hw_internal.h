@@ -14,6 +14,7 @@
 #include "hw_eu.h"
 #include "hw_gpu.h"
 #include "hw_packets.h"
+#include "sg_log.h"
 
 #define HW_CALL_DEPTH 8u          /* ring entry + nested CALLs */
 #define HW_DMA_QUEUE 64u          /* outstanding copies per channel */
@@ -101,6 +102,13 @@ struct hw_channel {
     * packet being executed has been blocked (0: it is not). */
    uint32_t trace_track;
    uint64_t trace_blocked_since;
+
+   /* Doorbell latency (SOFTGPU_SLOW_US): the last doorbell's PUT (low 24
+    * bits) and time (microseconds, low 40 bits) in one word, so that the
+    * engine never pairs a PUT with another doorbell's time; and, engine
+    * side, whether the ring was seen empty since the last fetch. */
+   _Atomic uint64_t doorbell_stamp;
+   bool ring_idle;
 };
 
 /* ---- Engines -------------------------------------------------------------- */
@@ -219,6 +227,7 @@ struct hw_gpu {
    _Atomic bool lost;
    pthread_mutex_t fault_lock;
    char *fault_report;           /* set once, under fault_lock */
+   struct sg_log_ratelimit slow_doorbell_log;   /* SOFTGPU_SLOW_US warnings */
 
    /* Counters, grouped by the thread that bumps them, each group on its
     * own cache lines: a line shared by the host and the command processor
@@ -233,6 +242,8 @@ struct hw_gpu {
 
 /* hw_engine.c */
 int hw_engine_start(struct hw_engine *e);
+/* Records a doorbell's PUT and time, for the engine's latency check. */
+void hw_channel_doorbell_stamp(struct hw_channel *ch);
 void hw_engine_stop(struct hw_engine *e);
 /* Makes the engine look again (new PUT, released semaphore). Returns true
  * if it had to wake the engine with a system call. */

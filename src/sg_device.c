@@ -206,12 +206,13 @@ static VkResult create_gpu(struct sg_device *dev)
       return VK_ERROR_INITIALIZATION_FAILED;
    }
    sg_sync_words_init(&dev->sync_words, dev->gpu, &dev->alloc);
-   dev->hang_report_ns = sg_hang_report_ns_from_env();
+   sg_hang_device_init(dev);
    return VK_SUCCESS;
 }
 
 static void destroy_gpu(struct sg_device *dev)
 {
+   sg_hang_device_finish(dev);
    sg_sync_words_finish(&dev->sync_words);
    hw_gpu_destroy(dev->gpu);
 }
@@ -223,6 +224,9 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateDevice(VkPhysicalDevice physicalDevice,
 {
    struct sg_physical_device *pdev = sg_physical_device_from_handle(physicalDevice);
    struct sg_instance *inst = pdev->instance;
+   /* SOFTGPU_LOG is read at device creation: an application may change it
+    * between devices. */
+   sg_log_reload_env();
    struct sg_device scratch;
    uint32_t queue_total;
    VkResult r = check_create_info(pdev, pCreateInfo, &scratch, &queue_total);

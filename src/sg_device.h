@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 
 #include "hw_gpu.h"
+#include "sg_log.h"
 #include "sg_entrypoints.h"
 #include "sg_object.h"
 #include "sg_struct_tables.h"
@@ -40,6 +41,12 @@ struct sg_device {
     * this device prints has been printed (src/sg_hang.c). */
    uint64_t hang_report_ns;
    _Atomic bool hang_reported;
+   /* Host threads blocked in the device's waits, for hang reports and
+    * snapshots; SOFTGPU_SLOW_WAIT_MS in ns (0: off) and its rate limit. */
+   pthread_mutex_t waiters_lock;
+   struct sg_hang_waiter *waiters;
+   uint64_t slow_wait_ns;
+   struct sg_log_ratelimit slow_wait_log;
    _Atomic uint32_t memory_count;      /* live VkDeviceMemory objects */
    /* Command buffers whose debugPrintfEXT output waits for completion. */
    pthread_mutex_t printf_lock;

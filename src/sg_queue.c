@@ -13,6 +13,7 @@
 
 #include "hw_gpu.h"
 #include "sg_alloc.h"
+#include "sg_capture.h"
 #include "sg_cmd_buffer.h"
 #include "sg_device.h"
 #include "sg_hang.h"
@@ -85,6 +86,7 @@ void sg_queue_finish(struct sg_queue *queue)
    /* The ring and control page stay allocated: the channel stays bound to
     * them until the GPU is destroyed with the device. */
    pthread_mutex_destroy(&queue->signal_lock);
+   sg_capture_finish(queue);
    sg_object_finish(&queue->base);
 }
 
@@ -250,6 +252,9 @@ static uint32_t *emit_acquires(uint32_t *p, const struct batch *b)
       uint64_t value;
       struct sg_semaphore *sem = sem_op(b, false, i, &value);
       p = hw_emit_sem(p, HW_OP_SEM_ACQUIRE, 0, sem->va, value);
+      SG_LOG(SG_LOG_DEBUG, SG_AREA_SYNC, "submission waits for semaphore 0x%llx (word 0x%llx) "
+             ">= %llu", (unsigned long long)(uintptr_t)sem, (unsigned long long)sem->va,
+             (unsigned long long)value);
    }
    /* What the waits make visible is visible to what follows. */
    return n ? hw_emit_simple(p, HW_OP_MEM_BARRIER) : p;
@@ -271,6 +276,9 @@ struct submit {
 /* Records a signal for hang reports (sg_queue_pending_signal). */
 static void log_signal(struct sg_queue *q, uint64_t va, uint64_t value, uint64_t number)
 {
+   SG_LOG(SG_LOG_DEBUG, SG_AREA_SYNC, "queue %u.%u: submission %llu signals word 0x%llx = %llu",
+          q->family, q->index_in_family, (unsigned long long)number, (unsigned long long)va,
+          (unsigned long long)value);
    pthread_mutex_lock(&q->signal_lock);
    q->signal_log[q->signal_next++ % SG_QUEUE_SIGNAL_LOG] =
       (struct sg_queue_signal){va, value, number};
@@ -453,12 +461,20 @@ static VkResult submit(struct sg_queue *q, const struct batch *batches, uint32_t
    if (r != VK_SUCCESS)
       return r;
    uint32_t *prev_slot = q->tail_slot;
+   uint32_t first_put = q->put;
    uint32_t *end = chained ? write_chained(&s, p) : write_direct(&s, p, va);
    if (chained)
       publish_chain(q, prev_slot, va, (uint32_t)(end - p));
    q->stream.used += (uint32_t)(end - p);
    q->tail_slot = s.tail_slot;
    q->submitted = s.number;
+   SG_LOG(SG_LOG_DEBUG, SG_AREA_RING, "queue %u.%u: submission %llu (%u batches%s): PUT %u -> "
+          "%u on channel %u, submission stream at 0x%llx (%u dwords)", q->family,
+          q->index_in_family, (unsigned long long)s.number, batch_count,
+          chained ? ", chained: the ring is full" : "", atomic_load_explicit(&q->control->put,
+          memory_order_relaxed), q->put, q->channel, (unsigned long long)va,
+          (uint32_t)(end - p));
+   sg_capture_submission(q, first_put, va, chained ? (uint32_t)(end - p) : 0);
    atomic_store_explicit(&q->control->put, q->put, memory_order_release);
    hw_doorbell(dev->gpu, q->channel);
    return VK_SUCCESS;

@@ -2,6 +2,7 @@
 #define SG_QUEUE_H
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdatomic.h>
 
@@ -68,6 +69,10 @@ struct sg_queue {
       uint64_t va, value, number;
    } signal_log[SG_QUEUE_SIGNAL_LOG];
    uint32_t signal_next;                /* total recorded; slot = next % size */
+
+   /* SOFTGPU_CAPTURE (src/sg_capture.c): the file, once looked up. */
+   bool capture_checked;
+   FILE *capture;
 };
 
 SG_DEFINE_HANDLE_CASTS(sg_queue, VkQueue)

@@ -1,5 +1,6 @@
 # Installs softgpu into a scratch prefix and checks that the Vulkan loader
-# finds it there through the installed manifest alone: no VK_DRIVER_FILES.
+# finds it there through the installed manifest alone: no VK_DRIVER_FILES;
+# and that the installed `softgpu run` finds that manifest.
 # Usage: cmake -DBUILD=<build dir> -DPREFIX=<scratch> -DEXAMPLE=<device_info> -P install_test.cmake
 file(REMOVE_RECURSE "${PREFIX}")
 execute_process(COMMAND ${CMAKE_COMMAND} --install "${BUILD}" --prefix "${PREFIX}"
@@ -24,5 +25,19 @@ execute_process(
 if(NOT rc EQUAL 0 OR NOT out MATCHES "softgpu \\(CPU\\)")
   message(FATAL_ERROR "the loader did not find the installed softgpu (${rc}):\n${out}\n${err}")
 endif()
+# The installed softgpu command finds the installed manifest.
+execute_process(
+  COMMAND ${CMAKE_COMMAND} -E env --unset=VK_DRIVER_FILES --unset=SOFTGPU_BUILD_DIR
+          "XDG_DATA_DIRS=${PREFIX}/nonexistent" "VK_LOADER_LAYERS_DISABLE=~implicit~"
+          "${PREFIX}/bin/softgpu" run -- "${EXAMPLE}"
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "softgpu \\(CPU\\)")
+  message(FATAL_ERROR "the installed softgpu run did not run on softgpu (${rc}):\n${out}\n${err}")
+endif()
+foreach(tool softgpu-dump softgpu-snapshot)
+  if(NOT EXISTS "${PREFIX}/bin/${tool}")
+    message(FATAL_ERROR "${tool} is not installed")
+  endif()
+endforeach()
 file(REMOVE_RECURSE "${PREFIX}")
-message(STATUS "installed softgpu found by the loader")
+message(STATUS "installed softgpu found by the loader and by the softgpu command")

@@ -20,6 +20,11 @@
  * comments: a header, trailing bytes that do not make a whole dword (or
  * entry), and a summary.
  *
+ * A SOFTGPU_CAPTURE file (util/sg_capture_format.h; recognized by its
+ * first bytes) is printed record by record: a comment line naming the
+ * submission, the channel and what the pushbuffer is (ring entry, linked,
+ * CALL/JUMP target), then its packets with their GPU virtual addresses.
+ *
  * Exit status: 0 if everything decoded, 1 if malformed data was found,
  * 2 on a usage or I/O error.
  */
@@ -31,13 +36,15 @@
 #include <string.h>
 
 #include "hw_packets.h"
+#include "sg_capture_format.h"
 
 static void usage(FILE *f)
 {
    fprintf(f, "usage: softgpu-dump [--ring] [--va BASE] FILE\n"
               "  prints a pushbuffer (raw little-endian dwords) or, with --ring, a ring\n"
               "  (raw struct hw_ring_entry records), one packet or entry per line;\n"
-              "  --va BASE gives the GPU virtual address of the file's first byte\n");
+              "  --va BASE gives the GPU virtual address of the file's first byte;\n"
+              "  a SOFTGPU_CAPTURE file is recognized and printed record by record\n");
 }
 
 static uint8_t *read_file(const char *path, size_t *size)
@@ -159,6 +166,51 @@ static int dump_ring(const uint8_t *data, size_t size, bool have_va, uint64_t ba
    return odd || size % entry ? 1 : 0;
 }
 
+static const char *capture_kind(uint32_t kind)
+{
+   switch (kind) {
+   case SG_CAPTURE_RING_ENTRY: return "ring entry";
+   case SG_CAPTURE_LINKED: return "linked to the previous submission";
+   case SG_CAPTURE_BRANCH: return "CALL/JUMP target";
+   default: return "unknown kind";
+   }
+}
+
+static bool is_capture(const uint8_t *data, size_t size)
+{
+   return size >= 4 && le32(data) == SG_CAPTURE_MAGIC;
+}
+
+static int dump_capture(const uint8_t *data, size_t size)
+{
+   size_t pos = 0, records = 0;
+   int worst = 0;
+   const size_t header = sizeof(struct sg_capture_record);
+   while (pos < size) {
+      const uint8_t *h = data + pos;
+      if (size - pos < header || le32(h) != SG_CAPTURE_MAGIC) {
+         printf("# byte %zu: %s; the rest is not decoded\n", pos,
+                size - pos < header ? "a truncated record header" : "not a capture record");
+         return 1;
+      }
+      uint64_t va = (uint64_t)le32(h + 8) | (uint64_t)le32(h + 12) << 32;
+      uint64_t submission = (uint64_t)le32(h + 16) | (uint64_t)le32(h + 20) << 32;
+      uint32_t kind = le32(h + 4), channel = le32(h + 24), dwords = le32(h + 28);
+      if ((size - pos - header) / 4 < dwords) {
+         printf("# byte %zu: a record of %u dwords, truncated\n", pos, dwords);
+         return 1;
+      }
+      printf("# submission %llu, channel %u: %s, pushbuffer 0x%llx\n",
+             (unsigned long long)submission, channel, capture_kind(kind), (unsigned long long)va);
+      int r = dump_pushbuffer(h + header, (size_t)dwords * 4, true, va);
+      worst = r > worst ? r : worst;
+      pos += header + (size_t)dwords * 4;
+      records++;
+   }
+   printf("# %zu capture records\n", records);
+   return worst;
+}
+
 int main(int argc, char **argv)
 {
    bool ring = false, have_va = false;
@@ -200,7 +252,9 @@ int main(int argc, char **argv)
    uint8_t *data = read_file(path, &size);
    if (!data)
       return 2;
-   int r = ring ? dump_ring(data, size, have_va, base) : dump_pushbuffer(data, size, have_va, base);
+   int r = ring ? dump_ring(data, size, have_va, base)
+           : is_capture(data, size) ? dump_capture(data, size)
+                                    : dump_pushbuffer(data, size, have_va, base);
    free(data);
    if (fflush(stdout) != 0)
       return 2;

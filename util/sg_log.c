@@ -1,5 +1,7 @@
 #include "sg_log.h"
 #include "sg_atomic.h"
+#include "sg_hash.h"
+#include "sg_str.h"
 
 #if defined(__SANITIZE_THREAD__)
 _Atomic unsigned sg_fence_word;
@@ -10,6 +12,8 @@ _Atomic unsigned sg_fence_word;
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *const sg_log_area_names[SG_AREA_COUNT] = {
@@ -21,13 +25,16 @@ const char *const sg_log_area_names[SG_AREA_COUNT] = {
 
 static const char *const level_names[] = {"none", "error", "warn", "info", "debug"};
 
-_Atomic uint8_t sg_log_thresholds[SG_AREA_COUNT] = {
-   SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN,
-   SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN,
-   /* debugPrintfEXT output is what the application asked for: shown */
-   SG_LOG_INFO,
-};
+#define DEFAULT_THRESHOLDS                                                  \
+   {                                                                        \
+      SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN,      \
+      SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN, SG_LOG_WARN,      \
+      /* debugPrintfEXT output is what the application asked for: shown */ \
+      SG_LOG_INFO,                                                          \
+   }
 _Static_assert(SG_AREA_COUNT == 11, "initialize every area's threshold");
+static const uint8_t default_thresholds[SG_AREA_COUNT] = DEFAULT_THRESHOLDS;
+_Atomic uint8_t sg_log_thresholds[SG_AREA_COUNT] = DEFAULT_THRESHOLDS;
 
 static pthread_mutex_t sink_lock = PTHREAD_MUTEX_INITIALIZER;
 static sg_log_sink_fn sink_fn;
@@ -76,11 +83,9 @@ static bool parse_spec(const char *s, size_t len, uint8_t levels[SG_AREA_COUNT])
    return true;
 }
 
-bool sg_log_configure(const char *spec)
+/* Applies spec to levels[]; false if it does not parse. */
+static bool parse_specs(const char *spec, uint8_t levels[SG_AREA_COUNT])
 {
-   uint8_t levels[SG_AREA_COUNT];
-   for (int i = 0; i < SG_AREA_COUNT; i++)
-      levels[i] = atomic_load_explicit(&sg_log_thresholds[i], memory_order_relaxed);
    const char *p = spec;
    while (*p) {
       size_t n = strcspn(p, ";");
@@ -88,25 +93,138 @@ bool sg_log_configure(const char *spec)
          return false;
       p += n + (p[n] == ';');
    }
+   return true;
+}
+
+static void store_levels(const uint8_t levels[SG_AREA_COUNT])
+{
    for (int i = 0; i < SG_AREA_COUNT; i++)
       atomic_store_explicit(&sg_log_thresholds[i], levels[i], memory_order_relaxed);
+}
+
+bool sg_log_configure(const char *spec)
+{
+   uint8_t levels[SG_AREA_COUNT];
+   for (int i = 0; i < SG_AREA_COUNT; i++)
+      levels[i] = atomic_load_explicit(&sg_log_thresholds[i], memory_order_relaxed);
+   if (!parse_specs(spec, levels))
+      return false;
+   store_levels(levels);
+   return true;
+}
+
+bool sg_log_set(const char *spec)
+{
+   uint8_t levels[SG_AREA_COUNT];
+   memcpy(levels, default_thresholds, sizeof(levels));
+   if (spec && !parse_specs(spec, levels))
+      return false;
+   store_levels(levels);
+   return true;
+}
+
+void sg_log_describe(char *buf, size_t size)
+{
+   uint8_t levels[SG_AREA_COUNT];
+   int count[SG_LOG_DEBUG + 1] = {0};
+   for (int i = 0; i < SG_AREA_COUNT; i++) {
+      levels[i] = atomic_load_explicit(&sg_log_thresholds[i], memory_order_relaxed);
+      count[levels[i] <= SG_LOG_DEBUG ? levels[i] : SG_LOG_DEBUG]++;
+   }
+   /* The most common level for all areas, then the exceptions. */
+   int common = 0;
+   for (int l = 1; l <= SG_LOG_DEBUG; l++)
+      common = count[l] > count[common] ? l : common;
+   size_t used = sg_appendf(buf, size, 0, "%s", level_names[common]);
+   for (int l = 0; l <= SG_LOG_DEBUG; l++) {
+      if (l == common || count[l] == 0)
+         continue;
+      used = sg_appendf(buf, size, used, ";%s:", level_names[l]);
+      const char *sep = "";
+      for (int i = 0; i < SG_AREA_COUNT; i++) {
+         if (levels[i] == l) {
+            used = sg_appendf(buf, size, used, "%s%s", sep, sg_log_area_names[i]);
+            sep = ",";
+         }
+      }
+   }
+}
+
+bool sg_log_ratelimit_pass(struct sg_log_ratelimit *rl, uint64_t now_ns, uint32_t *suppressed)
+{
+   uint64_t next = atomic_load_explicit(&rl->next_ns, memory_order_relaxed);
+   /* One thread wins the interval; the others count themselves dropped. */
+   if (now_ns < next || !atomic_compare_exchange_strong_explicit(
+                           &rl->next_ns, &next, now_ns + SG_LOG_RATELIMIT_NS,
+                           memory_order_relaxed, memory_order_relaxed)) {
+      atomic_fetch_add_explicit(&rl->suppressed, 1, memory_order_relaxed);
+      return false;
+   }
+   *suppressed = atomic_exchange_explicit(&rl->suppressed, 0, memory_order_relaxed);
+   return true;
+}
+
+const char *sg_log_suppressed_note(uint32_t suppressed)
+{
+   static _Thread_local char note[64];
+   if (!suppressed)
+      return "";
+   snprintf(note, sizeof(note), "; %u more since the last message", suppressed);
+   return note;
+}
+
+/* The SOFTGPU_LOG value last applied (or rejected), as a hash, to notice a
+ * change: no heap copy to leak when the loader unloads the driver. */
+static pthread_mutex_t env_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool env_seen;
+static uint64_t env_hash;
+
+/* Lock held. Applies SOFTGPU_LOG if it differs from the value last seen;
+ * true if it was applied. */
+static bool apply_env_locked(void)
+{
+   const char *spec = getenv("SOFTGPU_LOG");
+   if (!spec)
+      return false;
+   uint64_t hash = sg_hash64(spec, strlen(spec), 0);
+   if (env_seen && hash == env_hash)
+      return false;
+   env_seen = true;
+   env_hash = hash;
+   if (!sg_log_set(spec)) {
+      SG_LOG(SG_LOG_WARN, SG_AREA_API,
+             "SOFTGPU_LOG=\"%s\" does not parse; expected <level>[:<area>,...][;...] with "
+             "level error|warn|info|debug|none", spec);
+      return false;
+   }
    return true;
 }
 
 static void init_once(void)
 {
-   const char *spec = getenv("SOFTGPU_LOG");
-   if (spec && !sg_log_configure(spec)) {
-      SG_LOG(SG_LOG_WARN, SG_AREA_API,
-             "SOFTGPU_LOG=\"%s\" does not parse; expected <level>[:<area>,...][;...] with "
-             "level error|warn|info|debug|none", spec);
-   }
+   pthread_mutex_lock(&env_lock);
+   apply_env_locked();
+   pthread_mutex_unlock(&env_lock);
 }
 
 void sg_log_init(void)
 {
    static pthread_once_t once = PTHREAD_ONCE_INIT;
    pthread_once(&once, init_once);
+}
+
+void sg_log_reload_env(void)
+{
+   sg_log_init();
+   pthread_mutex_lock(&env_lock);
+   bool changed = apply_env_locked();
+   pthread_mutex_unlock(&env_lock);
+   if (changed) {
+      char now[256];
+      sg_log_describe(now, sizeof(now));
+      SG_LOG(SG_LOG_INFO, SG_AREA_API, "SOFTGPU_LOG changed: the log selection is now \"%s\"",
+             now);
+   }
 }
 
 void sg_log_set_sink(sg_log_sink_fn sink, void *user)
@@ -119,11 +237,22 @@ void sg_log_set_sink(sg_log_sink_fn sink, void *user)
 
 /* Formats "softgpu: <kind>: <area>: <message>\n" into line and writes it
  * with one write(2), which keeps lines from different threads whole.
- * Returns the message's offset and length (without the newline). */
-static size_t emit(char *line, size_t size, const char *kind, enum sg_log_area area,
+ * Debug lines start with "[<seconds>.<us> <thread id>] " (CLOCK_MONOTONIC,
+ * the clock of GPU timestamps), so that a submission can be followed from
+ * the host thread through the ring to its releases. Returns the message's
+ * offset and length (without the newline). */
+static size_t emit(char *line, size_t size, const char *kind, bool stamp, enum sg_log_area area,
                    const char *fmt, va_list ap, size_t *prefix_out)
 {
-   int prefix = snprintf(line, size, "softgpu: %s: %s: ", kind, sg_log_area_names[area]);
+   int prefix = 0;
+   if (stamp) {
+      struct timespec ts;
+      clock_gettime(CLOCK_MONOTONIC, &ts);
+      prefix = snprintf(line, size, "[%lld.%06ld %ld] ", (long long)ts.tv_sec,
+                        ts.tv_nsec / 1000, (long)syscall(SYS_gettid));
+   }
+   prefix += snprintf(line + prefix, size - (size_t)prefix, "softgpu: %s: %s: ", kind,
+                      sg_log_area_names[area]);
    int body = vsnprintf(line + prefix, size - (size_t)prefix - 1, fmt, ap);
    size_t len = (size_t)prefix + (body < 0 ? 0 : (size_t)body);
    if (len > size - 2)
@@ -141,7 +270,7 @@ void sg_log_report(enum sg_log_area area, const char *fmt, ...)
    size_t prefix;
    va_list ap;
    va_start(ap, fmt);
-   emit(line, sizeof(line), "report", area, fmt, ap, &prefix);
+   emit(line, sizeof(line), "report", false, area, fmt, ap, &prefix);
    va_end(ap);
 }
 
@@ -151,7 +280,8 @@ void sg_log_write(enum sg_log_level level, enum sg_log_area area, const char *fm
    size_t prefix;
    va_list ap;
    va_start(ap, fmt);
-   size_t len = emit(line, sizeof(line), level_names[level], area, fmt, ap, &prefix);
+   size_t len = emit(line, sizeof(line), level_names[level], level == SG_LOG_DEBUG, area, fmt,
+                     ap, &prefix);
    va_end(ap);
 
    /* The sink may call back into the application, which may call the

@@ -318,3 +318,61 @@ int sgt_finish(void)
    fprintf(stderr, "PASS\n");
    return 0;
 }
+
+/* ---- stderr capture -------------------------------------------------------------- */
+
+static int capture_saved_fd = -1;
+static char capture_path[64];
+
+void sgt_stderr_begin(void)
+{
+   fflush(stderr);
+   snprintf(capture_path, sizeof(capture_path), "/tmp/softgpu-sgt-XXXXXX");
+   int fd = mkstemp(capture_path);
+   SGT_REQUIRE(fd >= 0, "mkstemp: %s", strerror(errno));
+   capture_saved_fd = dup(2);
+   SGT_REQUIRE(capture_saved_fd >= 0 && dup2(fd, 2) == 2, "redirecting stderr");
+   close(fd);
+}
+
+static char *capture_read(void)
+{
+   enum { CAPTURE_BYTES = 1 << 20 };
+   char *text = calloc(1, CAPTURE_BYTES);
+   SGT_REQUIRE(text, "out of memory");
+   FILE *f = fopen(capture_path, "r");
+   if (f) {
+      size_t n = fread(text, 1, CAPTURE_BYTES - 1, f);
+      text[n] = '\0';
+      fclose(f);
+   }
+   return text;
+}
+
+bool sgt_stderr_wait(const char *const *needles, uint32_t timeout_ms)
+{
+   for (uint32_t waited = 0;; waited += 20) {
+      fflush(stderr);
+      char *text = capture_read();
+      bool all = true;
+      for (const char *const *n = needles; *n && all; n++)
+         all = strstr(text, *n) != NULL;
+      free(text);
+      if (all)
+         return true;
+      if (waited >= timeout_ms)
+         return false;
+      usleep(20000);
+   }
+}
+
+char *sgt_stderr_end(void)
+{
+   fflush(stderr);
+   SGT_REQUIRE(dup2(capture_saved_fd, 2) == 2, "restoring stderr");
+   close(capture_saved_fd);
+   char *text = capture_read();
+   unlink(capture_path);
+   fputs(text, stderr);
+   return text;
+}

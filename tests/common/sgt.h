@@ -81,6 +81,14 @@ void sgt_clear_driver_messages(void);
  * status and, in *err (malloc'd, NUL-terminated), its stderr. */
 int sgt_run_self(const char *mode, const char *const *env, char **err);
 
+/* stderr goes to a temporary file between sgt_stderr_begin and
+ * sgt_stderr_end, which returns what was written (malloc'd) and echoes it
+ * to the real stderr. sgt_stderr_wait polls the file until it holds every
+ * needle (NULL-terminated), for up to timeout_ms; false if it never did. */
+void sgt_stderr_begin(void);
+char *sgt_stderr_end(void);
+bool sgt_stderr_wait(const char *const *needles, uint32_t timeout_ms);
+
 /* In the slow-host variant of a sync test (SGT_SLOW_HOST=1), sleeps a few
  * hundred microseconds (pseudo-randomly); otherwise does nothing. Tests
  * call it between host steps so the GPU runs ahead of the host. */

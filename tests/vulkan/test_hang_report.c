@@ -14,13 +14,24 @@
  * signals. A second such wait on the same device prints nothing (once per
  * device), and a wait shorter than the limit never prints.
  *
+ * A deadlock between two host threads (SOFTGPU_HANG_REPORT_MS=300, on a
+ * new device): "fence waiter" waits for a fence whose submission waits for
+ * "unlock" >= 1, which "sem waiter" would signal after its own wait for
+ * "handoff" >= 1, which "fence waiter" would signal after its wait. The one
+ * report names both threads and both waits: the fence, signaled by the
+ * queue's submission 1, parked on "unlock", which only the host can signal,
+ * and "handoff", which only the host can signal. Both waits (1.2 s) time
+ * out; then both threads signal, and the fence completes.
+ *
  * And snapshots on SIGUSR1: while the queue is parked again,
  * tools/softgpu-snapshot PID (which sends SIGUSR1) makes softgpu print (from its own thread, within 5 s) a snapshot that
- * names the parked queue and the semaphore it waits for, >= 9 (now 5);
+ * names the parked queue and the semaphore it waits for, >= 9 (now 5),
+ * and gives each channel's queue depth and running launches;
  * after vkDestroyDevice, SIGUSR1's action is the default again. A device
  * created while the application has its own SIGUSR1 handler leaves that
  * handler in place, and raising the signal runs it.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -31,39 +42,6 @@
 #include "sgt_sync.h"
 
 #define MS 1000000ull
-
-/* stderr goes to a temporary file between capture_begin and capture_end. */
-static int saved_fd = -1;
-static char capture_path[64];
-
-static void capture_begin(void)
-{
-   fflush(stderr);
-   snprintf(capture_path, sizeof(capture_path), "/tmp/softgpu-hang-XXXXXX");
-   int fd = mkstemp(capture_path);
-   SGT_REQUIRE(fd >= 0, "mkstemp");
-   saved_fd = dup(2);
-   SGT_REQUIRE(saved_fd >= 0 && dup2(fd, 2) == 2, "redirecting stderr");
-   close(fd);
-}
-
-/* Restores stderr; returns what was written (malloc'd), echoed to stderr. */
-static char *capture_end(void)
-{
-   fflush(stderr);
-   SGT_REQUIRE(dup2(saved_fd, 2) == 2, "restoring stderr");
-   close(saved_fd);
-   FILE *f = fopen(capture_path, "r");
-   SGT_REQUIRE(f, "reopening the capture");
-   char *text = calloc(1, 1 << 16);
-   SGT_REQUIRE(text, "out of memory");
-   size_t n = fread(text, 1, (1 << 16) - 1, f);
-   text[n] = '\0';
-   fclose(f);
-   unlink(capture_path);
-   fputs(text, stderr);
-   return text;
-}
 
 static void expect(const char *text, const char *want)
 {
@@ -109,6 +87,107 @@ static void signal_and_finish(struct sgt_device *d, VkSemaphore gate, uint64_t v
    vkDestroyFence(d->device, fence, NULL);
 }
 
+/* ---- the two-thread deadlock --------------------------------------------------- */
+
+struct deadlock {
+   struct sgt_device *d;
+   VkFence fence;
+   VkSemaphore unlock, handoff;
+   pthread_barrier_t start, done;   /* both wait, then both signal */
+   VkResult fence_result, sem_result;
+};
+
+static void host_signal(struct sgt_device *d, VkSemaphore sem, uint64_t value)
+{
+   VkSemaphoreSignalInfo s = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
+                              .semaphore = sem, .value = value};
+   SGT_CHECK_VK(vkSignalSemaphore(d->device, &s));
+}
+
+/* Waits for the fence, then hands off (once the other wait is over too:
+ * a wait ended by another thread's host signal trips the validation
+ * layer's UNASSIGNED-VkSemaphore-state-timeout). */
+static void *fence_waiter(void *arg)
+{
+   struct deadlock *k = arg;
+   pthread_setname_np(pthread_self(), "fence waiter");
+   pthread_barrier_wait(&k->start);
+   k->fence_result = vkWaitForFences(k->d->device, 1, &k->fence, VK_TRUE, 1200 * MS);
+   pthread_barrier_wait(&k->done);
+   host_signal(k->d, k->handoff, 1);
+   return NULL;
+}
+
+/* Waits for the hand-off, then would unlock the queue. */
+static void *sem_waiter(void *arg)
+{
+   struct deadlock *k = arg;
+   pthread_setname_np(pthread_self(), "sem waiter");
+   pthread_barrier_wait(&k->start);
+   uint64_t value = 1;
+   VkSemaphoreWaitInfo info = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO,
+                               .semaphoreCount = 1, .pSemaphores = &k->handoff,
+                               .pValues = &value};
+   k->sem_result = vkWaitSemaphores(k->d->device, &info, 1200 * MS);
+   pthread_barrier_wait(&k->done);
+   host_signal(k->d, k->unlock, 1);
+   return NULL;
+}
+
+static void test_deadlock(void)
+{
+   setenv("SOFTGPU_HANG_REPORT_MS", "300", 1);
+   struct sgt_device d;
+   sgt_device_create(&d, NULL);
+   struct deadlock k = {.d = &d, .unlock = sgt_timeline(&d, 0), .handoff = sgt_timeline(&d, 0)};
+   VkQueue queue = d.queues[0][0];
+   name(&d, VK_OBJECT_TYPE_QUEUE, (uint64_t)(uintptr_t)queue, "locked queue");
+   name(&d, VK_OBJECT_TYPE_SEMAPHORE, (uint64_t)k.unlock, "unlock");
+   name(&d, VK_OBJECT_TYPE_SEMAPHORE, (uint64_t)k.handoff, "handoff");
+   k.fence = parked_submit(&d, queue, k.unlock, 1);
+   name(&d, VK_OBJECT_TYPE_FENCE, (uint64_t)k.fence, "deadlocked fence");
+
+   sgt_stderr_begin();
+   pthread_barrier_init(&k.start, NULL, 2);
+   pthread_barrier_init(&k.done, NULL, 2);
+   pthread_t a, b;
+   SGT_REQUIRE(pthread_create(&a, NULL, fence_waiter, &k) == 0, "pthread_create");
+   SGT_REQUIRE(pthread_create(&b, NULL, sem_waiter, &k) == 0, "pthread_create");
+   pthread_join(a, NULL);
+   pthread_join(b, NULL);
+   pthread_barrier_destroy(&k.start);
+   pthread_barrier_destroy(&k.done);
+   char *text = sgt_stderr_end();
+   SGT_CHECK(k.fence_result == VK_TIMEOUT && k.sem_result == VK_TIMEOUT,
+             "the deadlocked waits returned %d and %d, not VK_TIMEOUT", k.fence_result,
+             k.sem_result);
+   const char *first = strstr(text, "hang report");
+   SGT_CHECK(first && !strstr(first + 1, "hang report"), "not exactly one hang report");
+   /* Either thread may be the one that reports; the other is listed. */
+   expect(text, "other host threads waiting:\n  host thread ");
+   expect(text, " \"fence waiter\" has waited ");
+   expect(text, " in vkWaitForFences for all of:\n");
+   expect(text, " \"sem waiter\" has waited ");
+   expect(text, " in vkWaitSemaphores for all of:\n");
+   expect(text, " \"deadlocked fence\" (word 0x");
+   expect(text, ">= 1, now 0), signaled by queue 0x");
+   expect(text, " \"locked queue\" submission 1\n");
+   expect(text, " \"handoff\" (word 0x");
+   expect(text, " \"locked queue\" (family 0, index 0, channel 0): 1 submissions, 0 complete; "
+                "waits for semaphore 0x");
+   expect(text, " \"unlock\" (word 0x");
+   SGT_CHECK(strstr(text, ">= 1, now 0), which no submitted work signals that far: only the "
+                          "host can\n"), "the report does not say only the host can signal");
+   free(text);
+   /* Both threads signaled after their timeouts: the fence completes. */
+   SGT_CHECK(vkWaitForFences(d.device, 1, &k.fence, VK_TRUE, 5000 * MS) == VK_SUCCESS,
+             "the fence signals once the deadlock is broken");
+   vkDestroyFence(d.device, k.fence, NULL);
+   vkDestroySemaphore(d.device, k.unlock, NULL);
+   vkDestroySemaphore(d.device, k.handoff, NULL);
+   sgt_device_destroy(&d);
+}
+
 int main(void)
 {
    setenv("SOFTGPU_HANG_REPORT_MS", "100", 1);
@@ -132,19 +211,19 @@ int main(void)
    /* A short wait: no report. */
    VkFence fence = parked_submit(&d, queue, relay, 3);
    name(&d, VK_OBJECT_TYPE_FENCE, (uint64_t)fence, "parked fence");
-   capture_begin();
+   sgt_stderr_begin();
    VkResult r = vkWaitForFences(d.device, 1, &fence, VK_TRUE, 50 * MS);
-   char *text = capture_end();
+   char *text = sgt_stderr_end();
    SGT_CHECK(r == VK_TIMEOUT, "a 50 ms wait on a parked fence: %d", r);
    SGT_CHECK(!strstr(text, "hang report"), "a wait shorter than the limit printed a report");
    free(text);
 
    /* A long one: one report, and the full wait. */
-   capture_begin();
+   sgt_stderr_begin();
    uint64_t start = sgt_now_ns();
    r = vkWaitForFences(d.device, 1, &fence, VK_TRUE, 400 * MS);
    uint64_t waited = sgt_now_ns() - start;
-   text = capture_end();
+   text = sgt_stderr_end();
    SGT_CHECK(r == VK_TIMEOUT, "a 400 ms wait on a parked fence: %d", r);
    SGT_CHECK(waited >= 400 * MS, "the wait returned after %llu ms, before its timeout",
              (unsigned long long)(waited / MS));
@@ -169,38 +248,31 @@ int main(void)
 
    /* Once per device. */
    fence = parked_submit(&d, queue, gate, 9);
-   capture_begin();
+   sgt_stderr_begin();
    r = vkWaitForFences(d.device, 1, &fence, VK_TRUE, 300 * MS);
-   text = capture_end();
+   text = sgt_stderr_end();
    SGT_CHECK(r == VK_TIMEOUT, "a second 300 ms wait on a parked fence: %d", r);
    SGT_CHECK(!strstr(text, "hang report"), "a second report on the same device");
    free(text);
 
    /* SIGUSR1, the queue still parked on 9. */
-   capture_begin();
+   sgt_stderr_begin();
    char cmd[512];
    snprintf(cmd, sizeof(cmd), "%s/tools/softgpu-snapshot %d 2>/dev/null", SGT_SOURCE_DIR,
             (int)getpid());
    int rc = system(cmd);
-   text = NULL;
-   for (int i = 0; i < 100; i++) {
-      sgt_sleep_ms(50);
-      FILE *f = fopen(capture_path, "r");
-      char probe[4096] = "";
-      if (f) {
-         size_t n = fread(probe, 1, sizeof(probe) - 1, f);
-         probe[n] = '\0';
-         fclose(f);
-      }
-      if (strstr(probe, "snapshot (SIGUSR1)") && strstr(probe, "channel 0"))
-         break;
-   }
-   text = capture_end();
+   const char *const snapshot_done[] = {"snapshot (SIGUSR1)", "channel 0", NULL};
+   sgt_stderr_wait(snapshot_done, 5000);
+   text = sgt_stderr_end();
    SGT_CHECK(rc == 0, "tools/softgpu-snapshot exited with %d", rc);
    expect(text, "snapshot (SIGUSR1) of device 0x");
    expect(text, " \"parked queue\" (family 0, index 0, channel 0): 2 submissions, 1 complete; "
                 "waits for semaphore 0x");
    expect(text, ">= 9, now 5)");
+   /* Each channel's queue depth and running launches. */
+   expect(text, "  channel 0 (command processor): GET=");
+   expect(text, " queued), ");
+   expect(text, " copies outstanding, 0 launches running\n");
    free(text);
    signal_and_finish(&d, gate, 9, fence);
 
@@ -223,5 +295,7 @@ int main(void)
    SGT_CHECK(atomic_load(&mine_count) == 1, "the application's handler ran %u times",
              (unsigned)atomic_load(&mine_count));
    sgt_device_destroy(&d);
+
+   test_deadlock();
    return sgt_finish();
 }
