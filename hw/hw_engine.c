@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "sg_log.h"
+#include "sg_thread.h"
 #include "sg_str.h"
 #include "sg_trace.h"
 
@@ -764,7 +765,7 @@ static void *engine_main(void *arg)
 
 int hw_engine_start(struct hw_engine *e)
 {
-   if (pthread_create(&e->thread, NULL, engine_main, e) != 0) {
+   if (sg_thread_create(&e->thread, engine_main, e) != 0) {
       SG_LOG(SG_LOG_ERROR, SG_AREA_CP, "cannot start the %s thread", e->name);
       return -1;
    }

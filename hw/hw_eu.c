@@ -17,6 +17,7 @@
 
 #include "hw_caps.h"
 #include "sg_log.h"
+#include "sg_thread.h"
 #include "sg_trace.h"
 
 /* Launches up to this many invocations in all run inline on the command
@@ -770,7 +771,7 @@ int hw_eu_start(struct hw_gpu *gpu)
       char track[48];
       snprintf(track, sizeof(track), "EU worker %u", i);
       w->ctx.trace_track = sg_trace_track(SG_TRACE_GPU_PID(gpu->index), track, NULL);
-      if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+      if (sg_thread_create(&w->thread, worker_main, w) != 0) {
          SG_LOG(SG_LOG_ERROR, SG_AREA_EU, "cannot start execution unit worker %u", i);
          eu->worker_count = i;
          return -1;

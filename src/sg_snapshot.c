@@ -13,6 +13,7 @@
 #include "sg_device.h"
 #include "sg_hang.h"
 #include "sg_log.h"
+#include "sg_thread.h"
 
 #define MAX_DEVICES 64u
 #define REPORT_BYTES 16384u   /* what one log line holds (util/sg_log.c) */
@@ -201,7 +202,7 @@ static bool install(void)
    }
    /* The reader blocks; only the handler's end must never block. */
    fcntl(pipe_fds[0], F_SETFL, fcntl(pipe_fds[0], F_GETFL) & ~O_NONBLOCK);
-   if (pthread_create(&monitor, NULL, monitor_main, NULL) != 0) {
+   if (sg_thread_create(&monitor, monitor_main, NULL) != 0) {
       warn_unavailable();
       goto close_pipe;
    }
