@@ -11,7 +11,9 @@
  * operand in any lane: divisions, shifts and float-to-int conversions are
  * defined for every input (see hw_isa.h), integer arithmetic is unsigned.
  * Global memory is read and written through relaxed atomics, because
- * shaders may race legally and TSan must stay meaningful.
+ * shaders may race legally and TSan must stay meaningful; the one
+ * exception is a whole warp's consecutive access (block_copy), exempt from
+ * TSan in this file only.
  */
 #include <math.h>
 #include <stdarg.h>
