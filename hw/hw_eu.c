@@ -78,6 +78,83 @@ static void program_unref(struct hw_program *p)
    }
 }
 
+static void set_bit(uint64_t *bits, uint32_t i) { bits[i / 64] |= UINT64_C(1) << (i % 64); }
+static bool has_bit(const uint64_t *bits, uint32_t i) { return (bits[i / 64] >> (i % 64)) & 1; }
+
+/* Whether an instruction writes its (vector) destination in every active
+ * lane. Stores, flow and the rest do not write dst at all. */
+static bool writes_dst(const struct isa_inst *in)
+{
+   switch (isa_op_info[in->op].cls) {
+   case ISA_CLASS_ALU: case ISA_CLASS_ALU64: case ISA_CLASS_SPECIAL: case ISA_CLASS_ATOMIC:
+   case ISA_CLASS_SUBGROUP:
+      return true;
+   case ISA_CLASS_MEM:
+      return in->op == ISA_OP_LDG || in->op == ISA_OP_LDS || in->op == ISA_OP_LDP ||
+             in->op == ISA_OP_LDR;
+   default:
+      return false;
+   }
+}
+
+/* The end of the program's prefix that runs once with the initial masks:
+ * its first control-flow instruction, or an earlier branch target. */
+static uint32_t straight_prefix(const struct isa_inst *code, uint32_t n)
+{
+   uint32_t end = n;
+   for (uint32_t pc = 0; pc < n; pc++) {
+      enum isa_op op = (enum isa_op)code[pc].op;
+      if (isa_op_info[op].cls != ISA_CLASS_FLOW)
+         continue;
+      end = pc < end ? pc : end;
+      bool targetless = op == ISA_OP_EXIT || op == ISA_OP_LOOP || op == ISA_OP_ENDIF ||
+                        op == ISA_OP_SWITCH || op == ISA_OP_ENDSWITCH;
+      if (!targetless && code[pc].imm < end)
+         end = code[pc].imm;
+   }
+   return end;
+}
+
+/*
+ * Registers start at zero (the tests pin it down: a lane past the CTA's
+ * end reads 0 through SHFL). Zeroing a CTA's whole register file cost more
+ * than a short kernel's work (12 KiB per CTA of 256 for the stream
+ * benchmark at W=32), so only registers whose initial value can be seen
+ * are zeroed: those read and not written by the straight prefix (see
+ * straight_prefix()), plus those the prefix reads before writing. A
+ * register the prefix writes holds the written value in every live lane;
+ * lanes past the CTA's end are never active, and only SHFL and BCAST read
+ * other lanes, so programs that use them zero everything.
+ */
+static void find_zeroed_registers(struct hw_program *p, const struct isa_inst *code)
+{
+   uint32_t n = p->header.inst_count, end = straight_prefix(code, n);
+   uint64_t written[ISA_MAX_VREGS / 64] = {0};
+   for (uint32_t pc = 0; pc < n; pc++) {
+      const struct isa_inst *in = &code[pc];
+      enum isa_op op = (enum isa_op)in->op;
+      if (op == ISA_OP_SHFL || op == ISA_OP_BCAST) {
+         p->zero_all = true;
+         return;
+      }
+      const uint16_t ops[4] = {in->dst, in->a, in->b, in->c};
+      for (int k = 0; k < 4; k++) {
+         if (isa_opnd_kind(ops[k]) != ISA_OPND_VREG || (k == 0 && writes_dst(in)))
+            continue;
+         uint32_t r = isa_opnd_index(ops[k]), span = isa_operand_span(op, in->mod, k);
+         for (uint32_t j = r; j < r + span && j < ISA_MAX_VREGS; j++) {
+            if (!has_bit(written, j))
+               set_bit(p->zero_vregs, j);
+         }
+      }
+      if (pc < end && writes_dst(in) && isa_opnd_kind(in->dst) == ISA_OPND_VREG) {
+         uint32_t r = isa_opnd_index(in->dst), span = isa_operand_span(op, in->mod, 0);
+         for (uint32_t j = r; j < r + span && j < ISA_MAX_VREGS; j++)
+            set_bit(written, j);
+      }
+   }
+}
+
 /* Reads, validates and decodes a program from GPU memory; NULL and a
  * message on failure. */
 static struct hw_program *decode(struct hw_gpu *gpu, uint64_t va, uint64_t id, char *err,
@@ -126,6 +203,7 @@ static struct hw_program *decode(struct hw_gpu *gpu, uint64_t va, uint64_t id, c
    p->code[h->inst_count] = (struct hw_dinst){labels[ISA_OP_EXIT], exit};
    if (h->line_count)
       memcpy(p->lines, code + h->inst_count, h->line_count * sizeof(*p->lines));
+   find_zeroed_registers(p, code);
    atomic_store(&p->refs, 1);   /* the cache's */
    return p;
 }
@@ -193,6 +271,7 @@ static bool grow(void **buf, size_t *have, size_t need)
    void *p = NULL;
    if (posix_memalign(&p, 64, need ? need : 64) != 0)
       return false;
+   memset(p, 0, need ? need : 64);   /* registers not zeroed per CTA hold values, not garbage */
    *buf = p;
    *have = need;
    return true;
@@ -235,6 +314,21 @@ static void count_cta(struct hw_eu_context *c, const struct hw_cta *cta, uint64_
    counter_add(&c->counters.barrier_waits, barrier_waits);
 }
 
+/* Zeroes the registers in `which` of every warp. */
+static void zero_registers(uint32_t *vregs, const uint64_t *which, uint32_t warps, uint32_t count,
+                           uint32_t w)
+{
+   for (uint32_t i = 0; i < warps; i++) {
+      for (uint32_t k = 0; k < ISA_MAX_VREGS / 64; k++) {
+         for (uint64_t m = which[k]; m; m &= m - 1) {
+            uint32_t r = k * 64 + (uint32_t)__builtin_ctzll(m);
+            if (r < count)
+               memset(vregs + ((size_t)i * count + r) * w, 0, (size_t)w * 4);
+         }
+      }
+   }
+}
+
 /* Sizes the context for one CTA of a launch and sets up its warps. */
 static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct hw_cta *cta)
 {
@@ -253,8 +347,11 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
        !grow((void **)&c->private_mem, &c->private_size,
              (size_t)warps * w * l->params.private_bytes))
       return false;
-   /* Registers start at zero, so nothing of an earlier CTA shows through. */
-   memset(c->vregs, 0, (size_t)warps * vregs * w * 4);
+   /* Registers start at zero, where the program can tell. */
+   if (l->prog->zero_all)
+      memset(c->vregs, 0, (size_t)warps * vregs * w * 4);
+   else
+      zero_registers(c->vregs, l->prog->zero_vregs, warps, vregs, w);
    memset(c->uregs, 0, (size_t)warps * uregs * 4);
    /* Zero-initialized workgroup variables (shaderZeroInitializeWorkgroupMemory). */
    if (h->flags & ISA_PROG_ZERO_SHARED)
@@ -271,7 +368,7 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
                              .stack = c->stacks + (size_t)i * depth,
                              .lane_mask = c->lane_masks + (size_t)i * w};
       for (uint32_t k = 0; k < w; k++)
-         wp->lane_mask[k] = -(int32_t)((live >> k) & 1);
+         wp->lane_mask[k] = k < lanes ? -1 : 0;
    }
    return true;
 }

@@ -25,6 +25,10 @@ struct hw_program {
    struct isa_program_header header;
    struct hw_dinst *code;           /* header.inst_count + 1 (a trailing EXIT) */
    struct isa_line *lines;          /* header.line_count */
+   /* Vector registers a CTA must start with zeroed (bit r of word r / 64);
+    * all of them when zero_all. See find_zeroed_registers(). */
+   uint64_t zero_vregs[ISA_MAX_VREGS / 64];
+   bool zero_all;
    _Atomic uint32_t refs;
    _Atomic bool barrier_warned;     /* "returned invocations count as arrived" */
    struct hw_program *next;         /* in the GPU's cache */

@@ -11,7 +11,9 @@
  * operand in any lane: divisions, shifts and float-to-int conversions are
  * defined for every input (see hw_isa.h), integer arithmetic is unsigned.
  * Global memory is read and written through relaxed atomics, because
- * shaders may race legally and TSan must stay meaningful.
+ * shaders may race legally and TSan must stay meaningful; the one
+ * exception is a whole warp's consecutive access (block_copy), exempt from
+ * TSan in this file only.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -40,6 +42,12 @@
 typedef _Atomic uint32_t atomic_u32;
 typedef _Atomic uint64_t atomic_u64;
 
+/* Forced into every handler that uses them: the operand accessors of ALU
+ * instructions. Left to itself gcc calls them out of line, which costs a
+ * call per operand and keeps the lane loops from seeing the register file.
+ * (Forcing every helper inline made the build three times slower.) */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
 static inline float f32(uint32_t x)
 {
    float f;
@@ -67,31 +75,21 @@ static inline void set_exec(struct hw_warp *wp, uint64_t e)
 
 /* ---- operands ------------------------------------------------------------- */
 
-static inline const uint32_t *src(const struct hw_warp *wp, const struct isa_inst *in, uint16_t o,
-                                  uint32_t *tmp)
+static ALWAYS_INLINE const uint32_t *src(const struct hw_warp *wp, const struct isa_inst *in,
+                                         uint16_t o, uint32_t *tmp)
 {
    uint32_t i = isa_opnd_index(o);
-   switch (isa_opnd_kind(o)) {
-   case ISA_OPND_VREG:
+   if (isa_opnd_kind(o) == ISA_OPND_VREG)
       return wp->v + i * W;
-   case ISA_OPND_UREG: {
-      uint32_t x = wp->u[i];
-      LANES tmp[l] = x;
-      return tmp;
-   }
-   case ISA_OPND_IMM: {
-      uint32_t x = in->imm;
-      LANES tmp[l] = x;
-      return tmp;
-   }
-   default:
-      LANES tmp[l] = 0;
-      return tmp;
-   }
+   /* One broadcast loop for every other kind keeps the inlined code small. */
+   uint32_t x = isa_opnd_kind(o) == ISA_OPND_UREG ? wp->u[i]
+                : isa_opnd_kind(o) == ISA_OPND_IMM ? in->imm : 0;
+   LANES tmp[l] = x;
+   return tmp;
 }
 
 /* A uniform operand's value (a vector register gives its first active lane). */
-static inline uint32_t scalar(const struct hw_warp *wp, const struct isa_inst *in, uint16_t o)
+static ALWAYS_INLINE uint32_t scalar(const struct hw_warp *wp, const struct isa_inst *in, uint16_t o)
 {
    uint32_t i = isa_opnd_index(o);
    switch (isa_opnd_kind(o)) {
@@ -102,20 +100,22 @@ static inline uint32_t scalar(const struct hw_warp *wp, const struct isa_inst *i
    }
 }
 
-static inline void write_v(struct hw_warp *wp, uint32_t i, const uint32_t *r)
+static ALWAYS_INLINE void write_v(struct hw_warp *wp, uint32_t i, const uint32_t *r)
 {
+   /* It is inlined everywhere: one loop (the blend), and a copy the
+    * compiler expands without vectorizing a second loop in every handler. */
    uint32_t *d = wp->v + i * W;
    if (wp->exec == FULL) {
-      LANES d[l] = r[l];
-   } else {
-      const int32_t *m = wp->lane_mask;
-      LANES d[l] = (r[l] & (uint32_t)m[l]) | (d[l] & ~(uint32_t)m[l]);
+      memcpy(d, r, W * 4);   /* r is a temporary or another register, never d */
+      return;
    }
+   const int32_t *m = wp->lane_mask;
+   LANES d[l] = (r[l] & (uint32_t)m[l]) | (d[l] & ~(uint32_t)m[l]);
 }
 
 /* Writes a result: vector registers under the mask; a uniform register
  * takes the (warp-invariant) value of the first active lane. */
-static inline void write(struct hw_warp *wp, uint16_t o, const uint32_t *r)
+static ALWAYS_INLINE void write(struct hw_warp *wp, uint16_t o, const uint32_t *r)
 {
    uint32_t i = isa_opnd_index(o);
    if (isa_opnd_kind(o) == ISA_OPND_VREG)
@@ -164,6 +164,45 @@ static inline uint64_t scalar64(const struct hw_warp *wp, const struct isa_inst 
    }
 }
 
+/* A 64-bit operand as its two 32-bit halves: a vector pair is read in place,
+ * anything else is broadcast into tlo/thi. Lane loops on halves vectorize
+ * at 32 bits, twice the lanes of 64-bit temporaries. */
+static inline void src_pair(const struct hw_warp *wp, const struct isa_inst *in, uint16_t o,
+                            uint32_t *tlo, uint32_t *thi, const uint32_t **lo,
+                            const uint32_t **hi)
+{
+   if (isa_opnd_kind(o) == ISA_OPND_VREG) {
+      *lo = wp->v + isa_opnd_index(o) * W;
+      *hi = *lo + W;
+      return;
+   }
+   uint64_t x = scalar64(wp, in, o);
+   LANES {
+      tlo[l] = (uint32_t)x;
+      thi[l] = (uint32_t)(x >> 32);
+   }
+   *lo = tlo;
+   *hi = thi;
+}
+
+/* Writes a 64-bit result given as halves (see write() for a uniform dst).
+ * lo may be the destination's own low register (then left as it is); hi
+ * must be a temporary. */
+static inline void write_pair(struct hw_warp *wp, uint16_t o, const uint32_t *lo,
+                              const uint32_t *hi)
+{
+   uint32_t i = isa_opnd_index(o);
+   if (isa_opnd_kind(o) == ISA_OPND_VREG) {
+      if (lo != wp->v + i * W)
+         write_v(wp, i, lo);
+      write_v(wp, i + 1, hi);
+   } else if (isa_opnd_kind(o) == ISA_OPND_UREG && wp->exec) {
+      uint32_t f = first_lane(wp->exec);
+      wp->u[i] = lo[f];
+      wp->u[i + 1] = hi[f];
+   }
+}
+
 static inline void write_u64(struct hw_warp *wp, uint16_t o, uint64_t x)
 {
    uint32_t i = isa_opnd_index(o);
@@ -178,15 +217,7 @@ static inline void write64(struct hw_warp *wp, uint16_t o, const uint64_t *r)
       lo[l] = (uint32_t)r[l];
       hi[l] = (uint32_t)(r[l] >> 32);
    }
-   uint32_t i = isa_opnd_index(o);
-   if (isa_opnd_kind(o) == ISA_OPND_VREG) {
-      write_v(wp, i, lo);
-      write_v(wp, i + 1, hi);
-   } else if (isa_opnd_kind(o) == ISA_OPND_UREG && wp->exec) {
-      uint32_t f = first_lane(wp->exec);
-      wp->u[i] = lo[f];
-      wp->u[i + 1] = hi[f];
-   }
+   write_pair(wp, o, lo, hi);
 }
 
 /* ---- defined results for every input ------------------------------------------ */
@@ -564,6 +595,81 @@ static inline uint8_t *warp_span(const struct hw_cta *cta, const struct hw_warp 
    return cta->mem->base;
 }
 
+/* ---- coalesced global accesses: one block per warp --------------------------------- */
+
+/* When every lane runs, each accesses n = 1, 2 or 4 dwords, and lane l's
+ * address is the first lane's plus l * 4n, the warp's access is one block
+ * of W * 4n bytes: returns its host pointer if it is aligned and live, else
+ * NULL (the caller goes on lane by lane). One check per warp, and a copy
+ * instead of W accesses. */
+static inline uint8_t *warp_block(const struct hw_cta *cta, const struct hw_warp *wp,
+                                  const struct isa_inst *in, uint32_t n)
+{
+   if (wp->exec != FULL || isa_opnd_kind(in->a) != ISA_OPND_VREG || !n || (n & (n - 1)))
+      return NULL;
+   uint32_t bytes = 4 * n;
+   const uint32_t *lo = &wp->v[isa_opnd_index(in->a) * W], *hi = lo + W;
+   uint32_t lo0 = lo[0], hi0 = hi[0], bad = 0;
+   LANES bad |= (lo[l] - lo0 - bytes * l) | (hi[l] - hi0);
+   if (bad || lo0 > UINT32_MAX - bytes * W)   /* the low halves must not wrap */
+      return NULL;
+   uint64_t addr = (lo0 | ((uint64_t)hi0 << 32)) + (uint64_t)(int64_t)(int32_t)in->imm;
+   if (addr & 3)
+      return NULL;
+   return hw_mem_check(cta->mem, addr, (uint64_t)bytes * W);
+}
+
+/*
+ * Block copies between a warp's registers and global memory (n dwords per
+ * lane: register k of lane l is dword l * n + k of the block). These are
+ * plain accesses, not the relaxed atomics of every other global access, so
+ * that they vectorize (gcc vectorizes no atomic access). Shaders may race
+ * on global memory legally (Vulkan leaves such values undefined, not the
+ * behaviour); in C terms the race is on plain accesses, which on x86 are
+ * the same instructions as relaxed ones. Issue 4 allows this as a
+ * sanitizer exemption confined to one file: TSan does not see these
+ * accesses, and the lane-by-lane paths (partial warps, scattered
+ * addresses) keep it meaningful for every other one. Vector
+ * types (not loops) for n = 1, so the compiler cannot turn the copy into a
+ * memcpy call, which TSan would intercept.
+ */
+typedef uint32_t hw_vec8 __attribute__((vector_size(32), aligned(4), may_alias));
+typedef uint32_t hw_u32a __attribute__((aligned(4), may_alias));
+#define HW_NO_TSAN __attribute__((no_sanitize("thread")))
+
+/* Loads (store false) or stores (store true) a warp's n = 1, 2 or 4
+ * registers from v as one block. */
+static HW_NO_TSAN void block_copy(uint32_t *restrict v, uint8_t *restrict block, uint32_t n,
+                                  bool store)
+{
+   hw_u32a *p = (hw_u32a *)block;
+   if (n == 1) {
+      for (uint32_t j = 0; j < W / 8; j++) {
+         hw_vec8 *x = (hw_vec8 *)(v + 8 * j), *y = (hw_vec8 *)(p + 8 * j);
+         if (store)
+            *y = *x;
+         else
+            *x = *y;
+      }
+      return;
+   }
+   /* A constant stride for each width, so the lane loops vectorize. */
+#define BLOCK_LANES(N)                                                          \
+   for (uint32_t k = 0; k < (N); k++) {                                         \
+      LANES {                                                                   \
+         if (store)                                                             \
+            p[(N) * l + k] = v[k * W + l];                                      \
+         else                                                                   \
+            v[k * W + l] = p[(N) * l + k];                                      \
+      }                                                                         \
+   }
+   if (n == 2)
+      BLOCK_LANES(2)
+   else
+      BLOCK_LANES(4)
+#undef BLOCK_LANES
+}
+
 static inline uint32_t lane_addr32(const struct hw_warp *wp, const struct isa_inst *in,
                                    uint32_t l)
 {
@@ -823,23 +929,47 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
       write(wp, IN->dst, r);                                                    \
       NEXT;                                                                     \
    }
+#define ALU64_UNIFORM(EXPR)                                                     \
+   if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                               \
+      if (wp->exec) {                                                           \
+         uint64_t a = scalar64(wp, IN, IN->a), b = scalar64(wp, IN, IN->b);     \
+         write_u64(wp, IN->dst, (EXPR));                                        \
+      }                                                                         \
+      NEXT;                                                                     \
+   }
+/* Vector forms work on the operands' halves in place (src_pair). */
+#define ALU64_SOURCES                                                           \
+   uint32_t tal[W], tah[W], tbl[W], tbh[W], rl[W], rh[W];                       \
+   const uint32_t *AL, *AH, *BL, *BH;                                           \
+   src_pair(wp, IN, IN->a, tal, tah, &AL, &AH);                                 \
+   src_pair(wp, IN, IN->b, tbl, tbh, &BL, &BH)
 #define ALU64(NAME, EXPR)                                                       \
    L_##NAME : {                                                                 \
-      if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                            \
-         if (wp->exec) {                                                        \
-            uint64_t a = scalar64(wp, IN, IN->a), b = scalar64(wp, IN, IN->b);  \
-            write_u64(wp, IN->dst, (EXPR));                                     \
-         }                                                                      \
-         NEXT;                                                                  \
-      }                                                                         \
-      uint64_t A[W], B[W], r[W];                                                \
-      src64(wp, IN, IN->a, A);                                                  \
-      src64(wp, IN, IN->b, B);                                                  \
+      ALU64_UNIFORM(EXPR)                                                       \
+      ALU64_SOURCES;                                                            \
       LANES {                                                                   \
-         uint64_t a = A[l], b = B[l];                                           \
-         r[l] = (EXPR);                                                         \
+         uint64_t a = AL[l] | ((uint64_t)AH[l] << 32);                          \
+         uint64_t b = BL[l] | ((uint64_t)BH[l] << 32);                          \
+         uint64_t r = (EXPR);                                                   \
+         rl[l] = (uint32_t)r;                                                   \
+         rh[l] = (uint32_t)(r >> 32);                                           \
       }                                                                         \
-      write64(wp, IN->dst, r);                                                  \
+      write_pair(wp, IN->dst, rl, rh);                                          \
+      NEXT;                                                                     \
+   }
+/* Addition and subtraction on 32-bit halves with the carry (borrow) made
+ * explicit: the address arithmetic of every global access. */
+#define ALU64_HALVES(NAME, EXPR, LO, HI)                                        \
+   L_##NAME : {                                                                 \
+      ALU64_UNIFORM(EXPR)                                                       \
+      ALU64_SOURCES;                                                            \
+      LANES {                                                                   \
+         uint32_t al = AL[l], ah = AH[l], bl = BL[l], bh = BH[l];               \
+         uint32_t lo = (LO);                                                    \
+         rl[l] = lo;                                                            \
+         rh[l] = (HI);                                                          \
+      }                                                                         \
+      write_pair(wp, IN->dst, rl, rh);                                          \
       NEXT;                                                                     \
    }
 /* 64-bit shifts take a 32-bit count in b. */
@@ -950,8 +1080,8 @@ L_NOP:
    ALU1(F2H, f2h(a))
    ALU1(H2F, h2f(a))
 
-   ALU64(IADD64, a + b)
-   ALU64(ISUB64, a - b)
+   ALU64_HALVES(IADD64, a + b, al + bl, ah + bh + (lo < al))
+   ALU64_HALVES(ISUB64, a - b, al - bl, ah - bh - (al < bl))
    ALU64(IMUL64, a * b)
    ALU64(IDIV64_S, sdiv64(a, b))
    ALU64(IDIV64_U, b ? a / b : UINT64_MAX)
@@ -1002,20 +1132,25 @@ L_ICMP64: {
    }
 L_SEXT64:
 L_ZEXT64: {
-      uint32_t ta[W];
-      uint64_t r[W];
+      uint32_t ta[W], rh[W];
       const uint32_t *A = src(wp, IN, IN->a, ta);
       if (IN->op == ISA_OP_SEXT64)
-         LANES r[l] = (uint64_t)(int64_t)(int32_t)A[l];
+         LANES rh[l] = (uint32_t)((int32_t)A[l] >> 31);
       else
-         LANES r[l] = A[l];
-      write64(wp, IN->dst, r);
+         LANES rh[l] = 0;
+      write_pair(wp, IN->dst, A, rh);
       NEXT;
    }
 L_MOV64: {
-      uint64_t A[W];
-      src64(wp, IN, IN->a, A);
-      write64(wp, IN->dst, A);
+      /* Copied first: the destination pair may overlap the source's. */
+      uint32_t tl[W], th[W], rl[W], rh[W];
+      const uint32_t *AL, *AH;
+      src_pair(wp, IN, IN->a, tl, th, &AL, &AH);
+      LANES {
+         rl[l] = AL[l];
+         rh[l] = AH[l];
+      }
+      write_pair(wp, IN->dst, rl, rh);
       NEXT;
    }
 
@@ -1076,6 +1211,11 @@ L_LDG: {
             wp->u[i + k] = atomic_load_explicit((atomic_u32 *)(p + k), memory_order_relaxed);
          NEXT;
       }
+      uint8_t *block = warp_block(cta, wp, IN, n);
+      if (block) {
+         block_copy(&wp->v[i * W], block, n, false);
+         NEXT;
+      }
       uint64_t addrs[W];
       uint8_t *base = warp_span(cta, wp, IN, 4 * n, addrs);
       if (base && n == 1) {
@@ -1109,6 +1249,11 @@ L_STG: {
       cta->global_bytes += 4u * n * (uint32_t)__builtin_popcountll(wp->exec);   /* counter */
       uint32_t i = isa_opnd_index(IN->b);
       bool uniform = isa_opnd_kind(IN->b) == ISA_OPND_UREG;
+      uint8_t *block = uniform ? NULL : warp_block(cta, wp, IN, n);
+      if (block) {   /* distinct addresses: lane order does not matter */
+         block_copy(&wp->v[i * W], block, n, true);
+         NEXT;
+      }
       uint64_t addrs[W];
       uint8_t *base = warp_span(cta, wp, IN, 4 * n, addrs);
       if (base && n == 1 && !uniform) {

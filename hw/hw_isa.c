@@ -339,8 +339,7 @@ bool isa_assemble_line(const char *line, struct isa_inst *in, bool *empty, char 
 
 /* ---- validation ---------------------------------------------------------------- */
 
-/* Registers an operand reads or writes, pairs included. */
-static uint32_t operand_span(enum isa_op op, uint16_t mod, int which)
+uint32_t isa_operand_span(enum isa_op op, uint16_t mod, int which)
 {
    enum isa_class cls = isa_op_info[op].cls;
    if ((op == ISA_OP_REDUCE || op == ISA_OP_SCAN) && (mod & ISA_SUBGROUP_64))
@@ -377,7 +376,7 @@ static uint32_t operand_span(enum isa_op op, uint16_t mod, int which)
 static bool operand_ok(const struct isa_program_header *h, const struct isa_inst *in, int which,
                        uint16_t o)
 {
-   uint32_t span = operand_span((enum isa_op)in->op, in->mod, which);
+   uint32_t span = isa_operand_span((enum isa_op)in->op, in->mod, which);
    uint32_t i = isa_opnd_index(o);
    switch (isa_opnd_kind(o)) {
    case ISA_OPND_VREG: return i + span <= h->vreg_count;
@@ -564,7 +563,7 @@ static void size_program(struct asm_state *st)
       const struct isa_inst *in = &st->code[pc];
       const uint16_t ops[4] = {in->dst, in->a, in->b, in->c};
       for (int k = 0; k < 4; k++) {
-         uint32_t end = isa_opnd_index(ops[k]) + operand_span((enum isa_op)in->op, in->mod, k) + 3;
+         uint32_t end = isa_opnd_index(ops[k]) + isa_operand_span((enum isa_op)in->op, in->mod, k) + 3;
          if (isa_opnd_kind(ops[k]) == ISA_OPND_VREG && end > v)
             v = end;
          if (isa_opnd_kind(ops[k]) == ISA_OPND_UREG && end > u)

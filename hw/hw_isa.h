@@ -265,6 +265,10 @@ struct isa_line {
    uint32_t line;
 };
 
+/* Registers operand `which` (0 dst, 1 a, 2 b, 3 c) reads or writes, pairs
+ * and wide memory accesses included. */
+uint32_t isa_operand_span(enum isa_op op, uint16_t mod, int which);
+
 /* Checks that a program is well formed for execution: header, opcodes,
  * operands within the declared register counts, branch targets inside the
  * code. On failure writes why into err. */
