@@ -403,13 +403,6 @@ void sg_trace_counter_at(uint32_t pid, const void *key, uint64_t t, uint64_t val
       sg_trace_counter(pid, name, t, value);
 }
 
-void sg_trace_call_end(const char *static_name, uint64_t t0, const struct sg_trace_arg *args,
-                       uint32_t arg_count)
-{
-   if (t0)
-      sg_trace_span(sg_trace_thread_track(), static_name, t0, sg_trace_now(), args, arg_count);
-}
-
 /* ---- the file ------------------------------------------------------------------ */
 
 uint64_t sg_trace_dropped(void)
