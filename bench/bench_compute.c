@@ -40,6 +40,12 @@
  *   reduce    the u32 sum (mod 2^32) of --reduce-n (16M) elements, shared
  *             memory then one atomicAdd per workgroup: GB/s counting 4
  *             bytes per element; beside it a host C loop (host_sum).
+ *   barrier   bench_eu's barrier loop as a shader: --barrier-groups (512)
+ *             workgroups of 256, 64 iterations of { shared store; barrier;
+ *             load the neighbour's value and add; barrier }: lane-operations
+ *             per second counting 3 per invocation and iteration (the
+ *             shared store, the shared load, the add), every result checked
+ *             bit for bit against C.
  *
  * Timing: CLOCK_MONOTONIC from just before vkQueueSubmit to the return of
  * vkWaitSemaphores on a timeline semaphore the submission signals (the
@@ -57,6 +63,7 @@
  *
  * Usage: bench_compute [--reps N] [--sgemm-reps N] [--only PHASE[,PHASE...]] [--quick]
  *                      [--dispatches N] [--saxpy-n N] [--sgemm-n N] [--reduce-n N]
+ *                      [--barrier-groups N]
  */
 #include <math.h>
 #include <pthread.h>
@@ -87,9 +94,13 @@ static const uint32_t sgemm_spv[] =
 static const uint32_t reduce_spv[] =
 #include "reduce.spv.inc"
    ;
+static const uint32_t barrier_spv[] =
+#include "barrier.spv.inc"
+   ;
 
 #define SAXPY_LOCAL 256u
 #define REDUCE_LOCAL 256u
+#define BARRIER_LOCAL 256u
 #define PER_INVOCATION 16u      /* elements per invocation in saxpy and reduce */
 #define TILE 16u
 #define PIPELINE_N 64u          /* sgemm size of the pipeline phase's first dispatch */
@@ -102,6 +113,8 @@ static unsigned n_dispatches = 20000;
 static uint32_t saxpy_n = 16u << 20;
 static uint32_t sgemm_n = 1024;
 static uint32_t reduce_n = 16u << 20;
+static uint32_t barrier_groups = 512;
+static uint32_t barrier_iters = 64;
 static const char *only;
 static int failures;
 
@@ -1123,6 +1136,66 @@ static void phase_reduce(struct ctx *c)
    metric("host_sum", "gbps", bytes / median(host, reps), "GB/s");
 }
 
+/* ---- barrier ---------------------------------------------------------------------------- */
+
+/* The workgroup's values after the loop, as barrier.comp computes them: in
+ * each iteration every invocation adds its right neighbour's value (the
+ * last one wraps to the first) as it was before the iteration. */
+static void barrier_reference(float *x, uint32_t iters)
+{
+   float sh[BARRIER_LOCAL];
+   for (uint32_t i = 0; i < BARRIER_LOCAL; i++)
+      x[i] = (float)i;
+   for (uint32_t k = 0; k < iters; k++) {
+      memcpy(sh, x, sizeof(sh));
+      for (uint32_t i = 0; i < BARRIER_LOCAL; i++)
+         x[i] = x[i] + sh[(i + 1) % BARRIER_LOCAL];
+   }
+}
+
+static void phase_barrier(struct ctx *c)
+{
+   const char *ph = "barrier";
+   const uint32_t groups = barrier_groups, n = groups * BARRIER_LOCAL;
+   struct kernel k = {0};
+   kernel_create(c, &k, barrier_spv, sizeof(barrier_spv), 1, 4);
+   struct buf out;
+   buf_create(c, &out, (VkDeviceSize)n * 4);
+   struct buf *bufs[] = {&out};
+   kernel_bind(c, &k, bufs, 1);
+
+   VkCommandBuffer cb = cb_begin(c);
+   bind_kernel(cb, &k, k.pipeline);
+   vkCmdPushConstants(cb, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &barrier_iters);
+   vkCmdDispatch(cb, groups, 1, 1);
+   cb_end(c, cb);
+
+   float want[BARRIER_LOCAL];
+   barrier_reference(want, barrier_iters);
+   struct timing t = {0};
+   bool ok = true;
+   float *got = out.map;
+   for (unsigned r = 0; r <= reps && ok; r++) {   /* r == 0: warm-up, untimed */
+      memset(got, 0xff, (size_t)n * 4);   /* NaN everywhere: nothing left over passes */
+      submit_wait(c, cb, r ? &t : NULL);
+      for (uint32_t i = 0; i < n && ok; i++) {
+         if (memcmp(&got[i], &want[i % BARRIER_LOCAL], 4) != 0)
+            ok = fail(ph, "rep %u: result[%u] = %.9g, expected %.9g", r, i, (double)got[i],
+                      (double)want[i % BARRIER_LOCAL]);
+      }
+   }
+   vkFreeCommandBuffers(c->device, c->pool, 1, &cb);
+   kernel_destroy(c, &k);
+   buf_destroy(c, &out);
+   if (!ok)
+      return;
+   const double ops = 3.0 * n * barrier_iters;
+   double gpu, wall = report_timing(ph, &t, &gpu);
+   metric(ph, "mops", ops / wall * 1e3, "Mop/s");
+   if (!isnan(gpu))
+      metric(ph, "gpu_mops", ops / gpu * 1e3, "Mop/s");
+}
+
 /* ---- main ------------------------------------------------------------------------------- */
 
 static void print_env(const char *name)
@@ -1157,22 +1230,28 @@ int main(int argc, char **argv)
          sgemm_n = parse_u32(argv[++i], "--sgemm-n");
       else if (!strcmp(argv[i], "--reduce-n") && i + 1 < argc)
          reduce_n = parse_u32(argv[++i], "--reduce-n");
+      else if (!strcmp(argv[i], "--barrier-groups") && i + 1 < argc)
+         barrier_groups = parse_u32(argv[++i], "--barrier-groups");
       else if (!strcmp(argv[i], "--quick")) {
          n_dispatches = 2000;
          saxpy_n = reduce_n = 1u << 20;
          sgemm_n = 256;
+         barrier_groups = 64;
          reps = 3;
          sgemm_reps = 1;
       } else
          die("usage: %s [--reps N] [--sgemm-reps N] [--only PHASE,...] [--quick] "
-             "[--dispatches N] [--saxpy-n N] [--sgemm-n N] [--reduce-n N]\n"
-             "phases: init pipeline dispatch (also dispatch_barrier) grid saxpy sgemm reduce",
+             "[--dispatches N] [--saxpy-n N] [--sgemm-n N] [--reduce-n N] [--barrier-groups N]\n"
+             "phases: init pipeline dispatch (also dispatch_barrier) grid saxpy sgemm reduce "
+             "barrier",
              argv[0]);
    }
    if (reps > MAX_REPS || sgemm_reps > MAX_REPS)
       die("--reps and --sgemm-reps are at most %u", MAX_REPS);
    if (sgemm_n % TILE)
       die("--sgemm-n must be a multiple of %u", TILE);
+   if (barrier_groups > UINT32_MAX / BARRIER_LOCAL)
+      die("--barrier-groups too large");
    if (n_dispatches > UINT32_MAX / 64)
       die("--dispatches too large");
    setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1186,7 +1265,8 @@ int main(int argc, char **argv)
    print_env("SOFTGPU_THREADS");
    printf("info sgemm_reps %u\n", sgemm_reps);
    printf("info reps %u\ninfo dispatches %u\ninfo saxpy_n %u\ninfo sgemm_n %u\n"
-          "info reduce_n %u\n", reps, n_dispatches, saxpy_n, sgemm_n, reduce_n);
+          "info reduce_n %u\ninfo barrier_groups %u\n", reps, n_dispatches, saxpy_n, sgemm_n,
+          reduce_n, barrier_groups);
 
    if (selected("init"))
       phase_init();
@@ -1204,6 +1284,8 @@ int main(int argc, char **argv)
       phase_sgemm(&c);
    if (selected("reduce"))
       phase_reduce(&c);
+   if (selected("barrier"))
+      phase_barrier(&c);
    ctx_destroy(&c);
    if (failures) {
       printf("info failures %d\n", failures);

@@ -36,7 +36,7 @@ BEGIN = "<!-- compute-bench:begin (written by bench/run-compute-bench.py --write
 END = "<!-- compute-bench:end -->"
 SECTION = "## Compute"
 
-PHASES = ["init", "pipeline", "dispatch", "saxpy", "sgemm", "reduce"]
+PHASES = ["init", "pipeline", "dispatch", "saxpy", "sgemm", "reduce", "barrier"]
 
 # (metric, what, unit, higher is better)
 HEADLINE = [
@@ -50,6 +50,9 @@ HEADLINE = [
      "GFLOP/s", True),
     ("reduce.gbps", "`reduce`: u32 sum of {reduce_n} elements, shared memory + one atomicAdd per "
      "workgroup (4 bytes per element)", "GB/s", True),
+    ("barrier.mops", "`barrier`: bench_eu's barrier loop as a shader, {barrier_groups} "
+     "workgroups of 256 x 64 iterations of shared store, barrier, shared load + add, barrier "
+     "(3 lane-operations each)", "Mop/s", True),
     ("pipeline.ms", "`pipeline`: vkCreateShaderModule + vkCreateComputePipelines (no cache) + "
      "first dispatch (64x64 sgemm) + wait", "ms", False),
     ("init.ms", "`init`: vkCreateInstance + vkEnumeratePhysicalDevices + vkCreateDevice",
@@ -70,13 +73,14 @@ DETAIL = [
     ("saxpy.gpu_gbps", "`saxpy` by GPU timestamps", "GB/s", True),
     ("sgemm.gpu_gflops", "`sgemm` by GPU timestamps", "GFLOP/s", True),
     ("reduce.gpu_gbps", "`reduce` by GPU timestamps", "GB/s", True),
+    ("barrier.gpu_mops", "`barrier` by GPU timestamps", "Mop/s", True),
 ]
 HOST = [
     ("host_triad.gbps", "saxpy", "saxpy.vs_host", "the same triad loop in C, 1 thread"),
     ("host_triad_mt.gbps", "saxpy", "saxpy.vs_host_mt", "the same triad loop in C, one thread per core"),
     ("host_sum.gbps", "reduce", None, "the same sum in C, 1 thread"),
 ]
-CPU_PHASES = ["dispatch", "dispatch_barrier", "saxpy", "sgemm", "reduce"]
+CPU_PHASES = ["dispatch", "dispatch_barrier", "saxpy", "sgemm", "reduce", "barrier"]
 
 
 # ---- running and parsing ----------------------------------------------------------
@@ -95,7 +99,8 @@ def sizes(runs):
     def count(k):
         v = int(info.get(k, "0"))
         return f"{v >> 20}M" if v >= 1 << 20 and v % (1 << 20) == 0 else str(v)
-    return {k: count(k) for k in ("dispatches", "saxpy_n", "sgemm_n", "reduce_n")}
+    return {k: count(k) for k in ("dispatches", "saxpy_n", "sgemm_n", "reduce_n",
+                                  "barrier_groups")}
 
 
 def compare(sg, lvp, rows):

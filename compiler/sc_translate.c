@@ -2603,19 +2603,47 @@ static bool scope_of(struct tx *t, uint32_t id, uint32_t *scope)
    return const_u32(t, id, scope);
 }
 
+/* Whether memory semantics at memory scope `scope_id` need a MEMBAR. A
+ * CTA runs on one execution unit, its warps one after another, so its
+ * invocations see each other's accesses in program order: ordering at
+ * workgroup scope or narrower (SPIR-V 3.27 Scope: Workgroup, Subgroup,
+ * Invocation) is given, and only device-wide scopes (CrossDevice, Device,
+ * QueueFamily) order against other CTAs and the host. Likewise memory only
+ * the workgroup can see (SPIR-V 3.25 Memory Semantics: WorkgroupMemory,
+ * SubgroupMemory; glslang's memoryBarrierShared() is Device scope on
+ * WorkgroupMemory alone) needs no fence at any scope. With no constant
+ * scope, or no storage class named, the conservative answer. */
+static bool needs_membar(struct tx *t, uint32_t scope_id, uint32_t semantics)
+{
+   const uint32_t local = SpvMemorySemanticsWorkgroupMemoryMask |
+                          SpvMemorySemanticsSubgroupMemoryMask;
+   const uint32_t classes = local | SpvMemorySemanticsUniformMemoryMask |
+                            SpvMemorySemanticsCrossWorkgroupMemoryMask |
+                            SpvMemorySemanticsAtomicCounterMemoryMask |
+                            SpvMemorySemanticsImageMemoryMask |
+                            SpvMemorySemanticsOutputMemoryMask;
+   uint32_t scope = SpvScopeDevice;
+   scope_of(t, scope_id, &scope);
+   if (!semantics || scope == SpvScopeWorkgroup || scope == SpvScopeSubgroup ||
+       scope == SpvScopeInvocation)
+      return false;
+   return !(semantics & classes) || (semantics & classes & ~local);
+}
+
 static void control_barrier(struct tx *t, uint32_t at)
 {
    uint32_t exec_scope = SpvScopeWorkgroup, semantics = 0;
    scope_of(t, arg(t, at, 1), &exec_scope);
    const_u32(t, arg(t, at, 3), &semantics);
-   if (semantics)
+   bool membar = needs_membar(t, arg(t, at, 2), semantics);
+   if (membar)
       emit(t, ISA_OP_MEMBAR, 0, sc_none(), sc_none(), sc_none(), sc_none());
    /* A subgroup's lanes run in lockstep: only a workgroup barrier waits. */
    if (exec_scope == SpvScopeWorkgroup) {
       emit(t, ISA_OP_BAR, 0, sc_none(), sc_none(), sc_none(), sc_none());
       t->mir->uses_barrier = true;
    }
-   if (semantics)
+   if (membar)
       emit(t, ISA_OP_MEMBAR, 0, sc_none(), sc_none(), sc_none(), sc_none());
 }
 
@@ -3203,9 +3231,13 @@ static void instruction(struct tx *t, uint32_t at)
       atomic(t, at);
       return;
    case SpvOpControlBarrier: control_barrier(t, at); return;
-   case SpvOpMemoryBarrier:
-      emit(t, ISA_OP_MEMBAR, 0, sc_none(), sc_none(), sc_none(), sc_none());
+   case SpvOpMemoryBarrier: {
+      uint32_t semantics = SpvMemorySemanticsSequentiallyConsistentMask;
+      const_u32(t, arg(t, at, 2), &semantics);
+      if (needs_membar(t, arg(t, at, 1), semantics))
+         emit(t, ISA_OP_MEMBAR, 0, sc_none(), sc_none(), sc_none(), sc_none());
       return;
+   }
    default:
       if (op >= SpvOpGroupNonUniformElect && op <= SpvOpGroupNonUniformLogicalXor) {
          subgroup(t, at);

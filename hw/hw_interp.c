@@ -638,7 +638,9 @@ typedef uint32_t hw_u32a __attribute__((aligned(4), may_alias));
 #define HW_NO_TSAN __attribute__((no_sanitize("thread")))
 
 /* Loads (store false) or stores (store true) a warp's n = 1, 2 or 4
- * registers from v as one block. */
+ * registers from v as one block. Also used for consecutive shared-memory
+ * accesses (warp_local), which race with nothing: only the CTA's worker
+ * touches its shared memory. */
 static HW_NO_TSAN void block_copy(uint32_t *restrict v, uint8_t *restrict block, uint32_t n,
                                   bool store)
 {
@@ -693,6 +695,48 @@ static inline uint8_t *local_ptr(const struct hw_cta *cta, const struct hw_warp 
       return cta->shared + addr;
    uint64_t invocation = (uint64_t)wp->index * W + l;
    return cta->private_mem + invocation * size + addr;
+}
+
+/* A whole warp's shared or private access: when every lane runs and the
+ * address is a vector register, all W offsets are checked at once (a loop
+ * the compiler vectorizes) and returned in off[]. LOCAL_SLOW when any
+ * lane's access is misaligned or does not fit (or the warp is partial): the
+ * caller then goes lane by lane, which names the lane that faults.
+ * LOCAL_BLOCK when, in shared memory, the lanes access consecutive n-dword
+ * elements (lane l at off[0] + 4n * l: an array indexed by the invocation),
+ * a block copy; else LOCAL_GATHER. */
+enum local_access { LOCAL_SLOW, LOCAL_GATHER, LOCAL_BLOCK };
+static inline enum local_access warp_local(const struct hw_cta *cta, const struct hw_warp *wp,
+                                           const struct isa_inst *in, bool shared, uint32_t n,
+                                           uint32_t *off)
+{
+   uint32_t bytes = 4 * n;
+   uint64_t size = shared ? cta->params->shared_bytes : cta->params->private_bytes;
+   if (wp->exec != FULL || isa_opnd_kind(in->a) != ISA_OPND_VREG || size < bytes ||
+       size > UINT32_MAX)
+      return LOCAL_SLOW;
+   const uint32_t *a = &wp->v[isa_opnd_index(in->a) * W];
+   uint32_t limit = (uint32_t)(size - bytes), bad = 0, scattered = 0, off0 = a[0] + in->imm;
+   LANES {
+      off[l] = a[l] + in->imm;
+      bad |= (off[l] & 3) | (uint32_t)(off[l] > limit);
+      scattered |= off[l] - off0 - bytes * l;
+   }
+   if (bad)
+      return LOCAL_SLOW;
+   return shared && !scattered && n != 3 ? LOCAL_BLOCK : LOCAL_GATHER;
+}
+
+/* The host base of a warp's shared or private memory, and the distance
+ * between consecutive lanes' private memories (0 for shared memory, which
+ * all lanes share): lane l's offset off is at base + l * stride + off. */
+static inline uint8_t *local_base(const struct hw_cta *cta, const struct hw_warp *wp,
+                                  bool shared, size_t *stride)
+{
+   *stride = shared ? 0 : cta->params->private_bytes;
+   if (shared)
+      return cta->shared;
+   return cta->private_mem + (uint64_t)wp->index * W * cta->params->private_bytes;
 }
 
 static inline uint64_t atomic_op64(uint32_t op, atomic_u64 *p, uint64_t v)
@@ -1289,6 +1333,27 @@ L_LDP: {
       uint32_t n = ISA_MEM_WIDTH(IN->mod);
       uint32_t i = isa_opnd_index(IN->dst);
       bool uniform = isa_opnd_kind(IN->dst) == ISA_OPND_UREG;
+      uint32_t off[W];
+      enum local_access how = uniform ? LOCAL_SLOW : warp_local(cta, wp, IN, shared, n, off);
+      if (how == LOCAL_BLOCK) {
+         block_copy(&wp->v[i * W], cta->shared + off[0], n, false);
+         NEXT;
+      }
+      if (how == LOCAL_GATHER) {
+         /* Shared and private memory belong to this CTA, which only this
+          * worker runs: plain accesses. */
+         size_t stride;
+         const uint8_t *base = local_base(cta, wp, shared, &stride);
+         for (uint32_t k = 0; k < n; k++) {
+            uint32_t *d = &wp->v[(i + k) * W];
+            const uint8_t *b = base + 4 * k;
+            if (!stride)   /* shared memory: a gather */
+               LANES d[l] = *(const hw_u32a *)(b + off[l]);
+            else
+               LANES d[l] = *(const hw_u32a *)(b + l * stride + off[l]);
+         }
+         NEXT;
+      }
       for (uint64_t m = wp->exec; m; m &= m - 1) {
          uint32_t l = first_lane(m);
          uint32_t addr = lane_addr32(wp, IN, l);
@@ -1309,6 +1374,32 @@ L_STP: {
       bool shared = IN->op == ISA_OP_STS;
       uint32_t n = ISA_MEM_WIDTH(IN->mod);
       uint32_t i = isa_opnd_index(IN->b);
+      uint32_t off[W];
+      enum local_access how = warp_local(cta, wp, IN, shared, n, off);
+      if (how == LOCAL_BLOCK && isa_opnd_kind(IN->b) == ISA_OPND_VREG) {
+         block_copy(&wp->v[i * W], cta->shared + off[0], n, true);
+         NEXT;
+      }
+      if (how != LOCAL_SLOW) {
+         /* Lane order, as below: of two lanes storing to one address, the
+          * higher lane's value stays. */
+         size_t stride;
+         uint8_t *base = local_base(cta, wp, shared, &stride);
+         for (uint32_t k = 0; k < n; k++) {
+            uint32_t tv[W];
+            const uint32_t *v = tv;
+            if (isa_opnd_kind(IN->b) == ISA_OPND_VREG)
+               v = &wp->v[(i + k) * W];
+            else
+               LANES tv[l] = wp->u[i + k];
+            uint8_t *b = base + 4 * k;
+            if (!stride)
+               LANES *(hw_u32a *)(b + off[l]) = v[l];
+            else
+               LANES *(hw_u32a *)(b + l * stride + off[l]) = v[l];
+         }
+         NEXT;
+      }
       for (uint64_t m = wp->exec; m; m &= m - 1) {
          uint32_t l = first_lane(m);
          uint32_t addr = lane_addr32(wp, IN, l);

@@ -135,6 +135,10 @@ struct isa_inst {
    X(ATOMS, ATOMIC, 2)   /* shared */                                           \
    X(CASG, ATOMIC, 3)    /* global compare-exchange: a = address, b = compare, c = value */ \
    X(CASS, ATOMIC, 3)                                                           \
+   /* MEMBAR orders the lane's memory accesses against other CTAs and the   \
+    * host (device scope). Within a CTA no fence is needed: a CTA runs on    \
+    * one execution unit, its warps in turn, so they see each other's        \
+    * accesses in program order, and BAR orders them across warps. */        \
    X(MEMBAR, MISC, 0)                                                           \
    X(BAR, SYNC, 0)       /* workgroup barrier */                                 \
    /* structured control flow; imm = target instruction index */               \

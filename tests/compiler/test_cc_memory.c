@@ -289,6 +289,43 @@ static void run_atomics_global(struct sct *s, struct mem_run *r)
    check_returns(r, 0, r->n, got[C_XCHG], &budget, "all invocations");
 }
 
+/* ---- fences ---------------------------------------------------------------------- */
+
+/* How many instructions of a compiled program have opcode op. */
+static uint32_t count_op(const struct sc_program *p, uint16_t op)
+{
+   const struct isa_program_header *h = p->image;
+   const struct isa_inst *code = (const void *)(h + 1);
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < h->inst_count; i++)
+      n += code[i].op == op;
+   return n;
+}
+
+/* Memory barriers of workgroup scope need no MEMBAR (the CTA runs on one
+ * execution unit), device-scope ones one each; a workgroup barrier keeps
+ * its BAR. The shared-memory tests above check that results stay right. */
+static void check_fences(void)
+{
+   static const struct {
+      const char *shader;
+      uint32_t membars, bars;
+   } want[] = {{"fences_workgroup", 0, 1}, {"fences_device", 2, 0}};
+   for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+      struct sct_opts so;
+      sct_options(&so, 32, 0, &sct_map_layout, 1);
+      struct sc_program p;
+      if (!sct_compile_named(want[i].shader, &so.o, &p, want[i].shader))
+         continue;
+      uint32_t membars = count_op(&p, ISA_OP_MEMBAR), bars = count_op(&p, ISA_OP_BAR);
+      HWT_CHECK(membars == want[i].membars && bars == want[i].bars,
+                "%s: %u MEMBAR and %u BAR, expected %u and %u", want[i].shader, membars, bars,
+                want[i].membars, want[i].bars);
+      sc_program_free(&p);
+   }
+   fprintf(stderr, "  %-24s %s\n", "fences", "checked");
+}
+
 int main(int argc, char **argv)
 {
    static const struct {
@@ -308,6 +345,8 @@ int main(int argc, char **argv)
          continue;
       matrix(&s, tests[i].shader, tests[i].fn);
    }
+   if (argc <= 1 || strcmp(argv[1], "fences") == 0)
+      check_fences();
    sct_fini(&s);
    return hwt_finish();
 }
