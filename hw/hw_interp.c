@@ -67,10 +67,17 @@ static inline uint32_t first_lane(uint64_t m)
    return (uint32_t)__builtin_ctzll(m);
 }
 
+/* Flow instructions set the mask far more often than they change it (a
+ * loop's BRK and CONTJOIN while every lane stays), so an unchanged mask
+ * costs a compare; a new one is spread to lane_mask on 32-bit halves,
+ * shifts the lane loop vectorizes. */
 static inline void set_exec(struct hw_warp *wp, uint64_t e)
 {
+   if (wp->exec == e)
+      return;
    wp->exec = e;
-   LANES wp->lane_mask[l] = -(int32_t)((e >> l) & 1u);
+   uint32_t half[2] = {(uint32_t)e, (uint32_t)(e >> 32)};
+   LANES wp->lane_mask[l] = -(int32_t)((half[l / 32] >> (l % 32)) & 1u);
 }
 
 /* ---- operands ------------------------------------------------------------- */
@@ -427,6 +434,11 @@ static inline uint32_t fcmp(uint32_t mod, float a, float b)
    case ISA_FCMP_ISINF: return isinf(a) != 0;
    default: return 0;
    }
+}
+
+static inline uint32_t fcmp_u32(uint32_t mod, uint32_t a, uint32_t b)
+{
+   return fcmp(mod, f32(a), f32(b));
 }
 
 static inline float fmath1(uint32_t mod, float a)
@@ -973,6 +985,36 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
       write(wp, IN->dst, r);                                                    \
       NEXT;                                                                     \
    }
+/* Comparisons: one lane loop per modifier, chosen before the loop (a
+ * switch in every lane keeps the loop from vectorizing); FN(MOD, a, b)
+ * with a constant MOD folds to one comparison. */
+#define ICMP_MODS(X)                                                            \
+   X(ISA_ICMP_EQ) X(ISA_ICMP_NE) X(ISA_ICMP_LT_S) X(ISA_ICMP_LE_S) X(ISA_ICMP_GT_S) \
+   X(ISA_ICMP_GE_S) X(ISA_ICMP_LT_U) X(ISA_ICMP_LE_U) X(ISA_ICMP_GT_U) X(ISA_ICMP_GE_U)
+#define FCMP_MODS(X)                                                            \
+   X(ISA_FCMP_OEQ) X(ISA_FCMP_ONE) X(ISA_FCMP_OLT) X(ISA_FCMP_OLE) X(ISA_FCMP_OGT) \
+   X(ISA_FCMP_OGE) X(ISA_FCMP_UEQ) X(ISA_FCMP_UNE) X(ISA_FCMP_ULT) X(ISA_FCMP_ULE) \
+   X(ISA_FCMP_UGT) X(ISA_FCMP_UGE) X(ISA_FCMP_ORD) X(ISA_FCMP_UNO)
+#define ICMP_CASE(MOD) case MOD: LANES r[l] = icmp(MOD, A[l], B[l]); break;
+#define FCMP_CASE(MOD) case MOD: LANES r[l] = fcmp_u32(MOD, A[l], B[l]); break;
+#define CMP2(NAME, FN, CASES)                                                   \
+   L_##NAME : {                                                                 \
+      if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                            \
+         if (wp->exec) {                                                        \
+            uint32_t a = scalar(wp, IN, IN->a), b = scalar(wp, IN, IN->b);      \
+            wp->u[isa_opnd_index(IN->dst)] = FN(IN->mod, a, b);                 \
+         }                                                                      \
+         NEXT;                                                                  \
+      }                                                                         \
+      uint32_t ta[W], tb[W], r[W];                                              \
+      const uint32_t *A = src(wp, IN, IN->a, ta), *B = src(wp, IN, IN->b, tb);  \
+      switch (IN->mod) {                                                        \
+      CASES                                                                     \
+      default: LANES r[l] = FN(IN->mod, A[l], B[l]);                            \
+      }                                                                         \
+      write(wp, IN->dst, r);                                                    \
+      NEXT;                                                                     \
+   }
 #define ALU64_UNIFORM(EXPR)                                                     \
    if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                               \
       if (wp->exec) {                                                           \
@@ -1077,7 +1119,7 @@ L_NOP:
    ALU2(IMAX_S, (int32_t)a > (int32_t)b ? a : b)
    ALU2(IMAX_U, a > b ? a : b)
    ALU3(IMAD, a * b + c)
-   ALU2(ICMP, icmp(IN->mod, a, b))
+   CMP2(ICMP, icmp, ICMP_MODS(ICMP_CASE))
 
    ALU2(AND, a & b)
    ALU2(OR, a | b)
@@ -1115,7 +1157,7 @@ L_NOP:
    ALU1(FSIGN, u32(fsign(f32(a))))
    ALU1(FMATH1, u32(fmath1(IN->mod, f32(a))))
    ALU2(FMATH2, u32(fmath2(IN->mod, f32(a), b)))
-   ALU2(FCMP, fcmp(IN->mod, f32(a), f32(b)))
+   CMP2(FCMP, fcmp_u32, FCMP_MODS(FCMP_CASE))
 
    ALU1(F2I_S, f2i_s(f32(a)))
    ALU1(F2I_U, f2i_u(f32(a)))

@@ -30,6 +30,33 @@ static void *map_anonymous(size_t size)
    return p == MAP_FAILED ? NULL : p;
 }
 
+/* Maps the GPU's address space. Where the process's address space is
+ * limited (valgrind's is 64 GiB; ulimit -v), fewer spare bytes for
+ * fragmentation, down to the budget itself, beat a device that cannot
+ * start. */
+static void *reserve(struct hw_mem *m)
+{
+   uint64_t want = m->va_size;
+   for (;;) {
+      void *base = mmap(NULL, m->va_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
+                        m->memfd, 0);
+      if (base != MAP_FAILED) {
+         if (m->va_size < want)
+            SG_LOG(SG_LOG_WARN, SG_AREA_MEMORY,
+                   "GPU address space reduced to %llu MiB (%llu MiB could not be reserved): "
+                   "heavily fragmented allocations may run out of addresses sooner",
+                   (unsigned long long)(m->va_size >> 20), (unsigned long long)(want >> 20));
+         return base;
+      }
+      uint64_t half = (m->va_size / 2) & ~(uint64_t)(HW_PAGE_SIZE - 1);
+      if (errno != ENOMEM && errno != EINVAL)
+         return NULL;
+      if (half < m->budget || half < HW_PAGE_SIZE * 2)
+         return NULL;
+      m->va_size = half;
+   }
+}
+
 int hw_mem_init(struct hw_mem *m, uint64_t budget)
 {
    memset(m, 0, sizeof(*m));
@@ -41,11 +68,11 @@ int hw_mem_init(struct hw_mem *m, uint64_t budget)
    m->memfd = memfd_create("softgpu-gpu-memory", MFD_CLOEXEC);
    if (m->memfd < 0 || ftruncate(m->memfd, (off_t)m->va_size) != 0)
       goto fail;
-   void *base = mmap(NULL, m->va_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
-                     m->memfd, 0);
-   if (base == MAP_FAILED)
+   void *base = reserve(m);
+   if (!base)
       goto fail;
    m->base = base;
+   pages = m->va_size >> HW_PAGE_SHIFT;
    m->live = map_anonymous((pages + 63) / 64 * sizeof(uint64_t));
    m->head_pages = map_anonymous(pages * sizeof(uint32_t));
    if (!m->live || !m->head_pages)
