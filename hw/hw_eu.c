@@ -382,9 +382,19 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
    /* Zero-initialized workgroup variables (shaderZeroInitializeWorkgroupMemory). */
    if (h->flags & ISA_PROG_ZERO_SHARED)
       memset(c->shared, 0, l->params.shared_bytes);
-   *cta = (struct hw_cta){.prog = l->prog, .params = &l->params, .shared = c->shared,
-                          .private_mem = c->private_mem, .warp_count = warps, .warps = c->warps,
-                          .budget = HW_WARP_BUDGET};
+   /* Field by field rather than a compound literal, which would clear the
+    * fault record's 256 bytes of text for every CTA: only a fault writes
+    * it, and fault.set says whether it holds anything. */
+   cta->prog = l->prog;
+   cta->params = &l->params;
+   cta->mem = NULL;
+   cta->shared = c->shared;
+   cta->private_mem = c->private_mem;
+   cta->warp_count = warps;
+   cta->warps = c->warps;
+   cta->budget = HW_WARP_BUDGET;
+   cta->insts = cta->global_bytes = 0;
+   cta->fault.set = false;
    for (uint32_t i = 0; i < warps; i++) {
       uint32_t lanes = invocations - i * w < w ? invocations - i * w : w;
       uint64_t live = lanes == 64 ? UINT64_MAX : (UINT64_C(1) << lanes) - 1;
@@ -393,8 +403,8 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
                              .v = c->vregs + (size_t)i * vregs * w, .u = c->uregs + (size_t)i * uregs,
                              .stack = c->stacks + (size_t)i * depth,
                              .lane_mask = c->lane_masks + (size_t)i * w};
-      for (uint32_t k = 0; k < w; k++)
-         wp->lane_mask[k] = k < lanes ? -1 : 0;
+      memset(wp->lane_mask, 0xff, (size_t)lanes * 4);   /* -1: the lane runs */
+      memset(wp->lane_mask + lanes, 0, (size_t)(w - lanes) * 4);
    }
    return true;
 }
@@ -534,10 +544,22 @@ static bool run_cta(struct hw_eu_context *c, struct hw_launch *l, uint64_t index
       return false;
    }
    cta.mem = &gpu->mem;
+   /* The CTA's coordinates, dividing only when the index leaves a row
+    * (or the row leaves a plane): a 64-bit division costs tens of cycles,
+    * as much as a small CTA's setup. */
    const uint32_t *g = l->params.grid;
-   cta.group[0] = l->params.base[0] + (uint32_t)(index % g[0]);
-   cta.group[1] = l->params.base[1] + (uint32_t)(index / g[0] % g[1]);
-   cta.group[2] = l->params.base[2] + (uint32_t)(index / ((uint64_t)g[0] * g[1]));
+   uint64_t x = index, y = 0, z = 0;
+   if (x >= g[0]) {
+      y = x / g[0];
+      x -= y * g[0];
+   }
+   if (y >= g[1]) {
+      z = y / g[1];
+      y -= z * g[1];
+   }
+   cta.group[0] = l->params.base[0] + (uint32_t)x;
+   cta.group[1] = l->params.base[1] + (uint32_t)y;
+   cta.group[2] = l->params.base[2] + (uint32_t)z;
    uint64_t barrier_waits = 0;
    bool ok = run_warps(l, &cta, &barrier_waits);
    count_cta(c, &cta, barrier_waits, ok);
