@@ -7,7 +7,9 @@
  * warps: each warp runs until it reaches a barrier or exits, then the next;
  * when every live warp waits at the same barrier, all are released. Tiny
  * launches run on the command processor itself, which saves the thread
- * hand-off; the watchdog covers them like any other.
+ * hand-off; the watchdog covers them like any other. Having handed a larger
+ * launch over, the command processor takes CTAs of it too for a while
+ * (see hw_eu_launch), so the launch does not wait for sleeping workers.
  */
 #include "hw_internal.h"
 
@@ -33,6 +35,10 @@
  * to the workers (waking a sleeping worker takes tens of microseconds on
  * a busy VM), before it returns to its channels. */
 #define HW_CP_HELP_NS 100000u
+/* How long it runs such a launch's CTAs before it wakes sleeping workers:
+ * a launch it finishes sooner costs no system call, and no woken threads
+ * competing with it for the cores. */
+#define HW_CP_SOLO_NS 20000u
 
 static const uint32_t widths[4] = {8, 16, 32, 64};
 
@@ -754,10 +760,20 @@ static void *worker_main(void *arg)
    return NULL;
 }
 
-/* Appends l to the launch list and wakes the workers. True if no earlier
- * launch has CTAs left to take: l's are the next any worker takes. (The
- * launches before it whose CTAs are all taken are being run, at most one
- * per thread, so the walk is short.) */
+/* Wakes the sleeping workers; after post(), which bumped work_seq (a
+ * worker that registers as a sleeper after this load sees the new
+ * work_seq and does not sleep). */
+static void wake_workers(struct hw_eu *eu)
+{
+   if (atomic_load_explicit(&eu->sleepers, memory_order_seq_cst))
+      hw_futex_wake(&eu->work_seq, (int)eu->worker_count);
+}
+
+/* Appends l to the launch list and bumps work_seq, which workers still
+ * spinning see at once; sleeping ones need wake_workers(). True if no
+ * earlier launch has CTAs left to take: l's are the next any worker takes.
+ * (The launches before it whose CTAs are all taken are being run, at most
+ * one per thread, so the walk is short.) */
 static bool post(struct hw_gpu *gpu, struct hw_launch *l)
 {
    struct hw_eu *eu = &gpu->eu;
@@ -772,8 +788,6 @@ static bool post(struct hw_gpu *gpu, struct hw_launch *l)
    eu->tail = l;
    pthread_mutex_unlock(&eu->lock);
    atomic_fetch_add_explicit(&eu->work_seq, 1, memory_order_seq_cst);
-   if (atomic_load_explicit(&eu->sleepers, memory_order_seq_cst))
-      hw_futex_wake(&eu->work_seq, (int)eu->worker_count);
    return first;
 }
 
@@ -907,8 +921,21 @@ bool hw_eu_launch(struct hw_channel *ch, uint64_t desc_va, bool indirect, uint64
     *   the front end posts only once the command processor returns) never
     *   sits on the command processor. Launches without a barrier between
     *   them may overlap (test_eu_launch pins it down). */
-   if (post(gpu, l) && total > eu->worker_count)
-      work_on(&eu->cp_ctx, l, 1, hw_now_ns() + HW_CP_HELP_NS);
+   if (post(gpu, l) && total > eu->worker_count) {
+      /* Alone for HW_CP_SOLO_NS first (workers still spinning join at
+       * once), then with the sleepers woken if CTAs are left. The wake
+       * waits for the CTA the command processor is running: with long
+       * CTAs the workers start up to one CTA late, as an inline launch
+       * runs all its CTAs on the command processor. */
+      uint64_t t0 = hw_now_ns();
+      work_on(&eu->cp_ctx, l, 1, t0 + HW_CP_SOLO_NS);
+      if (atomic_load(&l->next) < l->total) {
+         wake_workers(eu);
+         work_on(&eu->cp_ctx, l, 1, t0 + HW_CP_HELP_NS);
+      }
+   } else {
+      wake_workers(eu);
+   }
    launch_unref(l);
    return !hw_gpu_is_lost(gpu);
 }
