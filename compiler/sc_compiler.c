@@ -94,7 +94,7 @@ bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_option
    double t2 = now_ms();
    sc_parse(&m, optimized, count, opts->entry_point ? opts->entry_point : "main", &e);
    local_size(&m, out->local_size, &e);
-   sc_translate(&m, opts, &mir, &e);
+   sc_translate(&m, opts, out->local_size, &mir, &e);
    sc_mir_optimize(&mir, &e);
    double t3 = now_ms();
    uint32_t vregs, uregs;

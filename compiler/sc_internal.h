@@ -145,9 +145,10 @@ void sc_validate(const uint32_t *words, size_t count, struct sc_error *e);
 
 /* sc_opt.cpp: see sc_opt.h. */
 
-/* sc_translate.c: SPIR-V to machine IR on virtual registers. */
-void sc_translate(const struct sc_module *m, const struct sc_options *o, struct sc_mir *mir,
-                  struct sc_error *e);
+/* sc_translate.c: SPIR-V to machine IR on virtual registers, for workgroups
+ * of local_size (the launch descriptor's CTA size). */
+void sc_translate(const struct sc_module *m, const struct sc_options *o,
+                  const uint32_t local_size[3], struct sc_mir *mir, struct sc_error *e);
 
 /* sc_mir_opt.c: copy propagation, common subexpressions and dead code,
  * within basic blocks. */

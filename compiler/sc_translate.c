@@ -102,6 +102,7 @@ struct construct {
 struct tx {
    const struct sc_module *m;
    const struct sc_options *o;
+   const uint32_t *local_size;  /* the workgroup size, [3] */
    struct sc_mir *mir;
    struct sc_error *e;
    struct val *vals;            /* per id */
@@ -1287,6 +1288,14 @@ static struct sc_opnd builtin_component(struct tx *t, uint32_t builtin, uint32_t
 {
    switch (builtin) {
    case SpvBuiltInLocalInvocationId:
+      /* A dimension of size 1 is always 0, and in a one-dimensional
+       * workgroup x is the invocation index, which the execution units
+       * read without LOCAL_ID_X's per-lane division (most of a one-warp
+       * dispatch's interpreter time). */
+      if (comp < 3 && t->local_size[comp] == 1)
+         return sc_imm(0);
+      if (comp == 0 && t->local_size[1] == 1 && t->local_size[2] == 1)
+         return sreg(t, ISA_SR_LOCAL_INDEX, false);
       return sreg(t, (enum isa_sreg)(ISA_SR_LOCAL_ID_X + comp), false);
    case SpvBuiltInLocalInvocationIndex:
       return sreg(t, ISA_SR_LOCAL_INDEX, false);
@@ -1299,7 +1308,7 @@ static struct sc_opnd builtin_component(struct tx *t, uint32_t builtin, uint32_t
    case SpvBuiltInGlobalInvocationId: {
       struct sc_opnd g = sreg(t, (enum isa_sreg)(ISA_SR_GROUP_ID_X + comp), true);
       struct sc_opnd s = sreg(t, (enum isa_sreg)(ISA_SR_GROUP_SIZE_X + comp), true);
-      struct sc_opnd l = sreg(t, (enum isa_sreg)(ISA_SR_LOCAL_ID_X + comp), false);
+      struct sc_opnd l = builtin_component(t, SpvBuiltInLocalInvocationId, comp);
       return alu(t, ISA_OP_IMAD, 0, g, s, l);
    }
    case SpvBuiltInSubgroupSize:
@@ -4317,10 +4326,10 @@ static void tx_free(struct tx *t)
    free(t->stack);
 }
 
-void sc_translate(const struct sc_module *m, const struct sc_options *o, struct sc_mir *mir,
-                  struct sc_error *e)
+void sc_translate(const struct sc_module *m, const struct sc_options *o,
+                  const uint32_t local_size[3], struct sc_mir *mir, struct sc_error *e)
 {
-   struct tx t = {.m = m, .o = o, .mir = mir, .e = e};
+   struct tx t = {.m = m, .o = o, .local_size = local_size, .mir = mir, .e = e};
    memset(mir, 0, sizeof(*mir));
    t.vals = calloc(m->bound, sizeof(*t.vals));
    if (!t.vals)

@@ -23,6 +23,7 @@
 #define FRONT_END_BUDGET 64u               /* packets per channel per pass */
 #define DMA_SLICE (256u * 1024u)           /* bytes per copy step */
 #define DMA_PASS_BUDGET (1024u * 1024u)    /* bytes per channel per pass */
+#define PREFETCH_DWORDS 256u               /* how far ahead of a packet to fetch */
 
 enum step { STEP_DONE, STEP_BLOCKED, STEP_FAULT };
 
@@ -670,6 +671,13 @@ static bool front_end(struct hw_engine *e, struct hw_channel *ch)
          continue;
       }
       ch->packet_pos = f->pos;
+      /* A pushbuffer is read once, cold: a command buffer of thousands of
+       * dispatches, each with its root table and launch descriptor inline
+       * (NOP packets), is megabytes, and the header loads were half of the
+       * front end's time. Fetching ahead brings the next packets and the
+       * data recorded with them into the cache while this one runs. */
+      if (f->length - f->pos > PREFETCH_DWORDS)
+         __builtin_prefetch(f->dwords + f->pos + PREFETCH_DWORDS);
       uint32_t header = f->dwords[f->pos];
       if (!well_formed(ch, f, header) || injected_fault(ch))
          break;

@@ -7,7 +7,9 @@
  * warps: each warp runs until it reaches a barrier or exits, then the next;
  * when every live warp waits at the same barrier, all are released. Tiny
  * launches run on the command processor itself, which saves the thread
- * hand-off; the watchdog covers them like any other.
+ * hand-off; the watchdog covers them like any other. Having handed a larger
+ * launch over, the command processor takes CTAs of it too for a while
+ * (see hw_eu_launch), so the launch does not wait for sleeping workers.
  */
 #include "hw_internal.h"
 
@@ -29,6 +31,14 @@
 #define HW_PROGRAM_CACHE 256u
 /* How long an idle worker spins before sleeping. */
 #define HW_WORKER_SPIN_NS 50000u
+/* How long the command processor keeps taking CTAs of a launch it handed
+ * to the workers (waking a sleeping worker takes tens of microseconds on
+ * a busy VM), before it returns to its channels. */
+#define HW_CP_HELP_NS 100000u
+/* How long it runs such a launch's CTAs before it wakes sleeping workers:
+ * a launch it finishes sooner costs no system call, and no woken threads
+ * competing with it for the cores. */
+#define HW_CP_SOLO_NS 20000u
 
 static const uint32_t widths[4] = {8, 16, 32, 64};
 
@@ -259,6 +269,28 @@ static struct hw_program *get_program(struct hw_gpu *gpu, uint64_t va, uint64_t 
    return p;
 }
 
+/* The program of a launch on the command processor, borrowed: the command
+ * processor keeps a reference to the program of its last launch, so that
+ * consecutive launches of one pipeline (the common case) skip the cache's
+ * lock, lookup and reference counting. That program cannot be evicted
+ * meanwhile (trim_cache skips programs in use); its place in the cache's
+ * recency order is refreshed only when the command processor switches. */
+static struct hw_program *cp_program(struct hw_gpu *gpu, uint64_t va, uint64_t id, char *err,
+                                     size_t err_size)
+{
+   struct hw_eu *eu = &gpu->eu;
+   struct hw_program *p = eu->cp_program;
+   if (p && p->va == va && p->id == id)
+      return p;
+   p = get_program(gpu, va, id, err, err_size);
+   if (!p)
+      return NULL;
+   if (eu->cp_program)
+      program_unref(eu->cp_program);
+   eu->cp_program = p;
+   return p;
+}
+
 /* ---- CTA contexts ------------------------------------------------------------ */
 
 static bool grow(void **buf, size_t *have, size_t need)
@@ -356,9 +388,19 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
    /* Zero-initialized workgroup variables (shaderZeroInitializeWorkgroupMemory). */
    if (h->flags & ISA_PROG_ZERO_SHARED)
       memset(c->shared, 0, l->params.shared_bytes);
-   *cta = (struct hw_cta){.prog = l->prog, .params = &l->params, .shared = c->shared,
-                          .private_mem = c->private_mem, .warp_count = warps, .warps = c->warps,
-                          .budget = HW_WARP_BUDGET};
+   /* Field by field rather than a compound literal, which would clear the
+    * fault record's 256 bytes of text for every CTA: only a fault writes
+    * it, and fault.set says whether it holds anything. */
+   cta->prog = l->prog;
+   cta->params = &l->params;
+   cta->mem = NULL;
+   cta->shared = c->shared;
+   cta->private_mem = c->private_mem;
+   cta->warp_count = warps;
+   cta->warps = c->warps;
+   cta->budget = HW_WARP_BUDGET;
+   cta->insts = cta->global_bytes = 0;
+   cta->fault.set = false;
    for (uint32_t i = 0; i < warps; i++) {
       uint32_t lanes = invocations - i * w < w ? invocations - i * w : w;
       uint64_t live = lanes == 64 ? UINT64_MAX : (UINT64_C(1) << lanes) - 1;
@@ -367,8 +409,8 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
                              .v = c->vregs + (size_t)i * vregs * w, .u = c->uregs + (size_t)i * uregs,
                              .stack = c->stacks + (size_t)i * depth,
                              .lane_mask = c->lane_masks + (size_t)i * w};
-      for (uint32_t k = 0; k < w; k++)
-         wp->lane_mask[k] = k < lanes ? -1 : 0;
+      memset(wp->lane_mask, 0xff, (size_t)lanes * 4);   /* -1: the lane runs */
+      memset(wp->lane_mask + lanes, 0, (size_t)(w - lanes) * 4);
    }
    return true;
 }
@@ -508,10 +550,22 @@ static bool run_cta(struct hw_eu_context *c, struct hw_launch *l, uint64_t index
       return false;
    }
    cta.mem = &gpu->mem;
+   /* The CTA's coordinates, dividing only when the index leaves a row
+    * (or the row leaves a plane): a 64-bit division costs tens of cycles,
+    * as much as a small CTA's setup. */
    const uint32_t *g = l->params.grid;
-   cta.group[0] = l->params.base[0] + (uint32_t)(index % g[0]);
-   cta.group[1] = l->params.base[1] + (uint32_t)(index / g[0] % g[1]);
-   cta.group[2] = l->params.base[2] + (uint32_t)(index / ((uint64_t)g[0] * g[1]));
+   uint64_t x = index, y = 0, z = 0;
+   if (x >= g[0]) {
+      y = x / g[0];
+      x -= y * g[0];
+   }
+   if (y >= g[1]) {
+      z = y / g[1];
+      y -= z * g[1];
+   }
+   cta.group[0] = l->params.base[0] + (uint32_t)x;
+   cta.group[1] = l->params.base[1] + (uint32_t)y;
+   cta.group[2] = l->params.base[2] + (uint32_t)z;
    uint64_t barrier_waits = 0;
    bool ok = run_warps(l, &cta, &barrier_waits);
    count_cta(c, &cta, barrier_waits, ok);
@@ -610,12 +664,16 @@ static void span_add(struct cta_span *sp, uint64_t first, uint64_t last)
    sp->count += last - first;
 }
 
-/* Runs CTAs of l until none is left to take. */
-static void work_on(struct hw_eu_context *c, struct hw_launch *l, uint64_t batch)
+/* Runs CTAs of l until none is left to take, or until `deadline`
+ * (hw_now_ns; UINT64_MAX: none) has passed when it would take more. */
+static void work_on(struct hw_eu_context *c, struct hw_launch *l, uint64_t batch,
+                    uint64_t deadline)
 {
    struct cta_span span = {0};
    struct hw_gpu *gpu = l->ch->gpu;
    for (;;) {
+      if (deadline != UINT64_MAX && hw_now_ns() >= deadline)
+         break;
       uint64_t first = atomic_fetch_add(&l->next, batch);
       if (first >= l->total)
          break;
@@ -684,7 +742,7 @@ static void *worker_main(void *arg)
       uint32_t seq = atomic_load_explicit(&eu->work_seq, memory_order_acquire);
       struct hw_launch *l = pick(eu);
       if (l) {
-         work_on(&w->ctx, l, batch_size(eu, l));
+         work_on(&w->ctx, l, batch_size(eu, l), UINT64_MAX);
          launch_unref(l);
          continue;
       }
@@ -702,10 +760,27 @@ static void *worker_main(void *arg)
    return NULL;
 }
 
-static void post(struct hw_gpu *gpu, struct hw_launch *l)
+/* Wakes the sleeping workers; after post(), which bumped work_seq (a
+ * worker that registers as a sleeper after this load sees the new
+ * work_seq and does not sleep). */
+static void wake_workers(struct hw_eu *eu)
+{
+   if (atomic_load_explicit(&eu->sleepers, memory_order_seq_cst))
+      hw_futex_wake(&eu->work_seq, (int)eu->worker_count);
+}
+
+/* Appends l to the launch list and bumps work_seq, which workers still
+ * spinning see at once; sleeping ones need wake_workers(). True if no
+ * earlier launch has CTAs left to take: l's are the next any worker takes.
+ * (The launches before it whose CTAs are all taken are being run, at most
+ * one per thread, so the walk is short.) */
+static bool post(struct hw_gpu *gpu, struct hw_launch *l)
 {
    struct hw_eu *eu = &gpu->eu;
    pthread_mutex_lock(&eu->lock);
+   bool first = true;
+   for (const struct hw_launch *p = eu->head; p && first; p = p->next_launch)
+      first = atomic_load(&p->next) >= p->total;
    if (eu->tail)
       eu->tail->next_launch = l;
    else
@@ -713,8 +788,7 @@ static void post(struct hw_gpu *gpu, struct hw_launch *l)
    eu->tail = l;
    pthread_mutex_unlock(&eu->lock);
    atomic_fetch_add_explicit(&eu->work_seq, 1, memory_order_seq_cst);
-   if (atomic_load_explicit(&eu->sleepers, memory_order_seq_cst))
-      hw_futex_wake(&eu->work_seq, (int)eu->worker_count);
+   return first;
 }
 
 /* ---- from the command processor ----------------------------------------------------- */
@@ -768,9 +842,32 @@ static bool check_descriptor(struct hw_channel *ch, const struct hw_launch_desc 
    return false;
 }
 
+/* A tiny launch runs on the command processor, CTA after CTA: cheaper than
+ * a hand-off. No other thread ever sees it, so it lives on the caller's
+ * stack with no reference counts, no place on the launch list and no
+ * completion to signal: it is done when this returns. The watchdog still
+ * applies. False if it faulted or the GPU was lost. */
+static bool run_inline(struct hw_eu_context *c, struct hw_launch *l)
+{
+   struct hw_gpu *gpu = l->ch->gpu;
+   struct cta_span span = {0};
+   atomic_store_explicit(&l->start_ns, hw_now_ns(), memory_order_relaxed);
+   span_add(&span, 0, l->total);
+   bool ok = true;
+   for (uint64_t i = 0; ok && i < l->total; i++) {
+      ok = !hw_gpu_is_lost(gpu) && run_cta(c, l, i);
+      hw_inject_delay(&gpu->inject.eu, &c->rng);
+   }
+   trace_ctas(c, l, &span);
+   if (sg_trace_on())
+      trace_counters(gpu);
+   return ok && !hw_gpu_is_lost(gpu);
+}
+
 bool hw_eu_launch(struct hw_channel *ch, uint64_t desc_va, bool indirect, uint64_t grid_va)
 {
    struct hw_gpu *gpu = ch->gpu;
+   struct hw_eu *eu = &gpu->eu;
    struct hw_launch_desc d;
    if (!read_descriptor(ch, desc_va, indirect, grid_va, &d))
       return false;
@@ -778,42 +875,69 @@ bool hw_eu_launch(struct hw_channel *ch, uint64_t desc_va, bool indirect, uint64
    if (total == 0)
       return true;   /* an empty grid does nothing */
    char err[256];
-   struct hw_program *prog = get_program(gpu, d.program_va, d.program_id, err, sizeof(err));
+   struct hw_program *prog = cp_program(gpu, d.program_va, d.program_id, err, sizeof(err));
    if (!prog) {
       hw_gpu_fault(gpu, ch, "cannot run the program of launch descriptor 0x%llx: %s",
                    (unsigned long long)desc_va, err);
       return false;
    }
-   struct hw_launch *l = check_descriptor(ch, &d, prog) ? calloc(1, sizeof(*l)) : NULL;
-   if (!l) {
-      if (!hw_gpu_is_lost(gpu))
-         hw_gpu_fault(gpu, ch, "out of host memory for a launch");
-      program_unref(prog);
+   if (!check_descriptor(ch, &d, prog))
       return false;
-   }
-   *l = (struct hw_launch){
+   /* Only the command processor counts launches: no read-modify-write. */
+   counter_add(&eu->launch_count, 1);
+   struct hw_launch proto = {
       .ch = ch, .prog = prog, .desc_va = desc_va, .total = total,
-      .number = atomic_fetch_add(&gpu->eu.launch_count, 1) + 1,
+      .number = atomic_load_explicit(&eu->launch_count, memory_order_relaxed),
       .params = {.grid = {d.grid[0], d.grid[1], d.grid[2]},
                  .base = {d.base[0], d.base[1], d.base[2]},
                  .size = {d.size[0], d.size[1], d.size[2]},
                  .shared_bytes = d.shared_bytes, .private_bytes = d.private_bytes,
                  .root_va = d.root_va}};
-   atomic_store(&l->refs, 1);
    uint64_t invocations = total * d.size[0] * d.size[1] * d.size[2];
    if (sg_trace_on())
       trace_counters(gpu);   /* so each launch's counts show as a step */
-   atomic_fetch_add_explicit(&ch->launches_pending, 1, memory_order_relaxed);
-   if (invocations <= HW_INLINE_MAX_INVOCATIONS || gpu->eu.worker_count == 0) {
-      /* Cheaper than a hand-off; the watchdog still applies. complete() drops the list's
-       * reference while work_on still reads l, so hold one of our own across it. */
-      atomic_fetch_add(&l->refs, 1);
-      work_on(&gpu->eu.cp_ctx, l, total);
-      launch_unref(l);
-      return !hw_gpu_is_lost(gpu);
+   if (invocations <= HW_INLINE_MAX_INVOCATIONS || eu->worker_count == 0)
+      return run_inline(&eu->cp_ctx, &proto);
+   struct hw_launch *l = malloc(sizeof(*l));
+   if (!l) {
+      hw_gpu_fault(gpu, ch, "out of host memory for a launch");
+      return false;
    }
-   post(gpu, l);
-   return true;
+   *l = proto;
+   atomic_fetch_add(&prog->refs, 1);   /* the launch's, dropped with it */
+   /* Two references: the list's, dropped by complete(), and the command
+    * processor's while it helps below. */
+   atomic_store(&l->refs, 2);
+   atomic_fetch_add_explicit(&ch->launches_pending, 1, memory_order_relaxed);
+   /* While the workers wake, the command processor takes CTAs from the same
+    * counter itself, one at a time, for at most HW_CP_HELP_NS (plus the CTA
+    * it is running then), so a launch just past the inline cap costs about
+    * what its CTAs cost, not a wake-up, and other channels wait no longer
+    * than that. It helps only
+    * - the oldest launch with CTAs left: one queued behind others would
+    *   start its watchdog clock early and run before them;
+    * - a launch with more CTAs than there are workers: one the workers can
+    *   run whole stays theirs, so a CTA that waits for a later launch (which
+    *   the front end posts only once the command processor returns) never
+    *   sits on the command processor. Launches without a barrier between
+    *   them may overlap (test_eu_launch pins it down). */
+   if (post(gpu, l) && total > eu->worker_count) {
+      /* Alone for HW_CP_SOLO_NS first (workers still spinning join at
+       * once), then with the sleepers woken if CTAs are left. The wake
+       * waits for the CTA the command processor is running: with long
+       * CTAs the workers start up to one CTA late, as an inline launch
+       * runs all its CTAs on the command processor. */
+      uint64_t t0 = hw_now_ns();
+      work_on(&eu->cp_ctx, l, 1, t0 + HW_CP_SOLO_NS);
+      if (atomic_load(&l->next) < l->total) {
+         wake_workers(eu);
+         work_on(&eu->cp_ctx, l, 1, t0 + HW_CP_HELP_NS);
+      }
+   } else {
+      wake_workers(eu);
+   }
+   launch_unref(l);
+   return !hw_gpu_is_lost(gpu);
 }
 
 /* ---- counters ---------------------------------------------------------------------------- */
@@ -901,6 +1025,9 @@ void hw_eu_stop(struct hw_gpu *gpu)
       eu->head = l->next_launch;
       launch_unref(l);
    }
+   if (eu->cp_program)
+      program_unref(eu->cp_program);
+   eu->cp_program = NULL;
    while (eu->programs) {
       struct hw_program *p = eu->programs;
       eu->programs = p->next;

@@ -190,6 +190,8 @@ struct hw_eu {
    hw_interp_fn interp[4];       /* by warp width: 8, 16, 32, 64 */
    const char *variant;          /* "avx512", "avx2" or "generic" */
    struct hw_eu_context cp_ctx;  /* for launches the command processor runs itself */
+   struct hw_program *cp_program;  /* the command processor's last program, with a
+                                    * reference; only the command processor uses it */
    pthread_mutex_t cache_lock;   /* decoded programs */
    struct hw_program *programs;
    uint32_t program_count;
