@@ -23,10 +23,18 @@
  *   allocation; N bytes past the end of [start, end)", "not in any
  *   allocation", "outside the GPU address space (N bytes)";
  * - concurrent alloc/free from several threads never hands out overlapping
- *   memory and leaves the accounting at zero.
+ *   memory and leaves the accounting at zero;
+ * - where the process's address space is limited (valgrind, ulimit -v), the
+ *   VA space shrinks towards the budget instead of failing, and the whole
+ *   budget can still be allocated (in a child under RLIMIT_AS; not in
+ *   sanitizer builds, whose shadow memory needs no such limit).
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "hwt.h"
 
@@ -351,6 +359,72 @@ static void test_threads(void)
    hw_mem_finish(&shared);
 }
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define HWT_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define HWT_SANITIZED 1
+#endif
+#endif
+
+/* The process's mapped bytes now (VmSize). */
+static uint64_t vm_size(void)
+{
+   FILE *f = fopen("/proc/self/status", "r");
+   char line[256];
+   unsigned long long kib = 0;
+   while (f && fgets(line, sizeof(line), f)) {
+      if (sscanf(line, "VmSize: %llu kB", &kib) == 1)
+         break;
+   }
+   if (f)
+      fclose(f);
+   return kib * 1024;
+}
+
+/* In a child limited to 3 GiB more than it maps now, a 1 GiB budget (whose
+ * VA space would be 16 GiB) still starts, with less VA, and holds the whole
+ * budget. Exit status: 0 ok, else which step failed. */
+static int limited_child(void)
+{
+   struct rlimit r = {.rlim_cur = vm_size() + 3 * 1024 * MIB, .rlim_max = RLIM_INFINITY};
+   r.rlim_max = r.rlim_cur;
+   if (setrlimit(RLIMIT_AS, &r) != 0)
+      return 10;
+   struct hw_mem m;
+   if (hw_mem_init(&m, 1024 * MIB) != 0)
+      return 11;
+   if (m.va_size < 1024 * MIB || m.va_size >= 16 * 1024 * MIB)
+      return 12;
+   uint64_t va = 0;
+   if (hw_mem_alloc(&m, 1024 * MIB - PAGE, &va) != 0)
+      return 13;
+   uint8_t *p = hw_mem_check(&m, va, 1024 * MIB - PAGE);
+   if (!p)
+      return 14;
+   p[0] = 1;
+   hw_mem_finish(&m);
+   return 0;
+}
+
+static void test_limited_address_space(void)
+{
+#ifdef HWT_SANITIZED
+   fprintf(stderr, "  skipped: sanitizers need their own address space\n");
+#else
+   fflush(NULL);
+   pid_t pid = fork();
+   HWT_REQUIRE(pid >= 0, "fork");
+   if (pid == 0)
+      _exit(limited_child());
+   int status = 0;
+   HWT_REQUIRE(waitpid(pid, &status, 0) == pid, "waitpid");
+   HWT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+             "under RLIMIT_AS: child status 0x%x (10 setrlimit, 11 init, 12 VA size, 13 alloc, "
+             "14 check)", (unsigned)status);
+#endif
+}
+
 int main(void)
 {
    HWT_RUN(test_basics);
@@ -360,5 +434,6 @@ int main(void)
    HWT_RUN(test_bad_free);
    HWT_RUN(test_describe);
    HWT_RUN(test_threads);
+   HWT_RUN(test_limited_address_space);
    return hwt_finish();
 }
