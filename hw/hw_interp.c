@@ -828,11 +828,19 @@ static inline void forget_lanes_above(struct hw_warp *wp, struct hw_mask_entry *
    }
 }
 
+/* The lanes whose condition is non-zero, as a mask: built on 32-bit halves,
+ * whose variable shifts and OR the compiler vectorizes (a 64-bit shift per
+ * lane stays scalar). */
 static inline uint64_t lane_bits(const uint32_t *cond)
 {
-   uint64_t m = 0;
-   LANES m |= (uint64_t)(cond[l] != 0) << l;
-   return m;
+   uint32_t half[2] = {0, 0};
+   for (uint32_t h = 0; h < (W + 31) / 32; h++) {
+      uint32_t m = 0;
+      for (uint32_t l = 0; l < (W < 32 ? W : 32); l++)
+         m |= (uint32_t)(cond[32 * h + l] != 0) << l;
+      half[h] = m;
+   }
+   return half[0] | (uint64_t)half[1] << 32;
 }
 
 /* ---- reductions ----------------------------------------------------------------- */
