@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "hw_caps.h"
+#include "hw_interp.h"
 #include "sg_log.h"
 #include "sg_thread.h"
 #include "sg_trace.h"
@@ -165,6 +166,25 @@ static void find_zeroed_registers(struct hw_program *p, const struct isa_inst *c
    }
 }
 
+/* An instruction's handler: a special form when the interpreter has one
+ * for its operand kinds (see hw_interp.h), else the general one. The
+ * vector form takes a vector destination and vector sources, the uniform
+ * form a uniform destination and uniform or immediate sources. */
+static const void *handler_for(const void *const *labels, const struct isa_inst *in)
+{
+   const uint16_t sources[3] = {in->a, in->b, in->c};
+   bool vector = isa_opnd_kind(in->dst) == ISA_OPND_VREG;
+   bool uniform = isa_opnd_kind(in->dst) == ISA_OPND_UREG;
+   for (uint32_t k = 0; k < isa_op_info[in->op].sources && k < 3; k++) {
+      enum isa_operand_kind kind = isa_opnd_kind(sources[k]);
+      vector = vector && kind == ISA_OPND_VREG;
+      uniform = uniform && (kind == ISA_OPND_UREG || kind == ISA_OPND_IMM);
+   }
+   enum hw_form form = vector ? HW_FORM_VECTOR : uniform ? HW_FORM_UNIFORM : HW_FORM_ANY;
+   const void *special = labels[form * ISA_OP_COUNT + in->op];
+   return special ? special : labels[HW_FORM_ANY * ISA_OP_COUNT + in->op];
+}
+
 /* Reads, validates and decodes a program from GPU memory; NULL and a
  * message on failure. */
 static struct hw_program *decode(struct hw_gpu *gpu, uint64_t va, uint64_t id, char *err,
@@ -187,7 +207,7 @@ static struct hw_program *decode(struct hw_gpu *gpu, uint64_t va, uint64_t id, c
       return NULL;
    int wi = width_index(h->warp_width);
    struct hw_program *p = calloc(1, sizeof(*p));
-   const void *labels[ISA_OP_COUNT];
+   const void *labels[HW_INTERP_LABELS];
    if (p)
       p->code = malloc(((size_t)h->inst_count + 1) * sizeof(*p->code));
    if (p && h->line_count)
@@ -206,7 +226,7 @@ static struct hw_program *decode(struct hw_gpu *gpu, uint64_t va, uint64_t id, c
    p->header = *h;
    const struct isa_inst *code = (const struct isa_inst *)(h + 1);
    for (uint32_t pc = 0; pc < h->inst_count; pc++)
-      p->code[pc] = (struct hw_dinst){labels[code[pc].op], code[pc]};
+      p->code[pc] = (struct hw_dinst){handler_for(labels, &code[pc]), code[pc]};
    /* Running off the end exits. */
    struct isa_inst exit = {.op = ISA_OP_EXIT, .dst = ISA_NONE, .a = ISA_NONE, .b = ISA_NONE,
                            .c = ISA_NONE};

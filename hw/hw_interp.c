@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "hw_eu.h"
+#include "hw_interp.h"
 #include "sg_atomic.h"
 
 #ifndef HW_W
@@ -107,6 +108,26 @@ static ALWAYS_INLINE uint32_t scalar(const struct hw_warp *wp, const struct isa_
    }
 }
 
+/* A vector register operand, in place. Its kind bits (ISA_OPND_VREG) are
+ * zero, so the operand is the register's index. */
+static ALWAYS_INLINE uint32_t *vreg(const struct hw_warp *wp, uint16_t o)
+{
+   return wp->v + (uint32_t)o * W;
+}
+
+/* A uniform register or immediate operand's value (the uniform form of an
+ * ALU instruction has no other kind of source). */
+static ALWAYS_INLINE uint32_t uval(const struct hw_warp *wp, const struct isa_inst *in, uint16_t o)
+{
+   return isa_opnd_kind(o) == ISA_OPND_UREG ? wp->u[isa_opnd_index(o)] : in->imm;
+}
+
+/* d = r in the lanes of m (lane_mask), d elsewhere. */
+static ALWAYS_INLINE void blend(uint32_t *d, const uint32_t *r, const int32_t *m)
+{
+   LANES d[l] = (r[l] & (uint32_t)m[l]) | (d[l] & ~(uint32_t)m[l]);
+}
+
 static ALWAYS_INLINE void write_v(struct hw_warp *wp, uint32_t i, const uint32_t *r)
 {
    /* It is inlined everywhere: one loop (the blend), and a copy the
@@ -116,8 +137,7 @@ static ALWAYS_INLINE void write_v(struct hw_warp *wp, uint32_t i, const uint32_t
       memcpy(d, r, W * 4);   /* r is a temporary or another register, never d */
       return;
    }
-   const int32_t *m = wp->lane_mask;
-   LANES d[l] = (r[l] & (uint32_t)m[l]) | (d[l] & ~(uint32_t)m[l]);
+   blend(d, r, wp->lane_mask);
 }
 
 /* Writes a result: vector registers under the mask; a uniform register
@@ -911,18 +931,32 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
 /* ---- the interpreter ------------------------------------------------------------- */
 
 #define IN (&ip->in)
+/*
+ * Dispatch. The instruction counter (cta->insts: dispatches to a next
+ * instruction) is not bumped per instruction: a run of straight-line
+ * instructions is counted when it ends, as the distance from its first
+ * instruction (seg) to the current one, at every jump (GOTO) and every
+ * return (RETURN, FAULT). A memory increment per instruction was a
+ * dependency chain through memory on every dispatch.
+ */
 #define NEXT                                                                    \
    do {                                                                         \
       ip++;                                                                     \
-      cta->insts++;   /* performance counter: instructions executed */         \
       goto *ip->handler;                                                        \
    } while (0)
 #define GOTO(target)                                                            \
    do {                                                                         \
+      cta->insts += (uint64_t)(ip - seg) + 1;                                   \
       ip = code + (target);                                                     \
-      cta->insts++;                                                             \
+      seg = ip;                                                                 \
       goto *ip->handler;                                                        \
    } while (0)
+#define RETURN(...)                                                             \
+   do {                                                                         \
+      cta->insts += (uint64_t)(ip - seg);                                       \
+      return __VA_ARGS__;                                                       \
+   } while (0)
+#define FAULT(...) RETURN(fault(__VA_ARGS__))
 #define PC ((uint32_t)(ip - code))
 /* A backward jump spends budget: when it runs out the warp yields, so the
  * scheduler can check the watchdog and a lost device. */
@@ -930,72 +964,107 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
    do {                                                                         \
       if (--cta->budget == 0) {                                                 \
          wp->pc = (target);                                                     \
-         return HW_RUN_YIELD;                                                   \
+         RETURN(HW_RUN_YIELD);                                                  \
       }                                                                         \
       GOTO(target);                                                             \
    } while (0)
 
-/* A uniform destination takes the first active lane's result (see write()),
- * so it is computed once, from the operands' scalar values, not W times. */
+/*
+ * ALU instructions. Each handler comes in three forms; the decoder picks
+ * one per instruction by its operand kinds (hw_interp.h):
+ * - L_<op>, any operands: a uniform destination takes the first active
+ *   lane's result (see write()), so it is computed once, from the
+ *   operands' scalar values; a vector destination is computed lane by lane
+ *   from sources read in place (vector registers) or broadcast (src()).
+ * - LV_<op>, destination and sources all vector registers: read and
+ *   written in place, with no operand kind to decode.
+ * - LU_<op>, a uniform destination and uniform or immediate sources: one
+ *   scalar operation (loop counters, addresses).
+ * LOAD reads lane l's operands (a, b, c) for EXPR; the uniform paths read
+ * the operands' values instead.
+ */
+#define ALU_UNIFORM(LOAD, EXPR)                                                 \
+   if (isa_opnd_kind(IN->dst) != ISA_OPND_VREG) {                               \
+      if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG && wp->exec) {                \
+         LOAD;                                                                  \
+         wp->u[isa_opnd_index(IN->dst)] = (EXPR);                               \
+      }                                                                         \
+      NEXT;                                                                     \
+   }
+/* A vector destination. Registers are W-lane slots, so the destination and
+ * a source are one register or disjoint, and lane l reads only lane l of
+ * its sources: computing straight into the destination is right even when
+ * it is also a source, which ivdep tells gcc (else it versions the loop on
+ * an alias check, or does not vectorize it). A partial warp computes into
+ * a temporary and blends it in under the execution mask. */
+#define ALU_LANES(LOAD, EXPR)                                                   \
+   do {                                                                         \
+      uint32_t r_[W], *d_ = vreg(wp, IN->dst);                                  \
+      uint32_t *out_ = wp->exec == FULL ? d_ : r_;                              \
+      _Pragma("GCC ivdep") LANES {                                              \
+         LOAD;                                                                  \
+         out_[l] = (EXPR);                                                      \
+      }                                                                         \
+      if (out_ == r_)                                                           \
+         blend(d_, r_, wp->lane_mask);                                          \
+      NEXT;                                                                     \
+   } while (0)
+/* The uniform form. */
+#define ALU_SCALAR(NAME, LOAD, EXPR)                                            \
+   LU_##NAME : {                                                                \
+      if (wp->exec) {                                                           \
+         LOAD;                                                                  \
+         wp->u[isa_opnd_index(IN->dst)] = (EXPR);                               \
+      }                                                                         \
+      NEXT;                                                                     \
+   }
 #define ALU1(NAME, EXPR)                                                        \
    L_##NAME : {                                                                 \
-      if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                            \
-         if (wp->exec) {                                                        \
-            uint32_t a = scalar(wp, IN, IN->a);                                 \
-            wp->u[isa_opnd_index(IN->dst)] = (EXPR);                            \
-         }                                                                      \
-         NEXT;                                                                  \
-      }                                                                         \
-      uint32_t ta[W], r[W];                                                     \
+      ALU_UNIFORM(uint32_t a = scalar(wp, IN, IN->a), EXPR)                     \
+      uint32_t ta[W];                                                           \
       const uint32_t *A = src(wp, IN, IN->a, ta);                               \
-      LANES {                                                                   \
-         uint32_t a = A[l];                                                     \
-         r[l] = (EXPR);                                                         \
-      }                                                                         \
-      write(wp, IN->dst, r);                                                    \
-      NEXT;                                                                     \
-   }
+      ALU_LANES(uint32_t a = A[l], EXPR);                                       \
+   }                                                                            \
+   LV_##NAME : {                                                                \
+      const uint32_t *A = vreg(wp, IN->a);                                      \
+      ALU_LANES(uint32_t a = A[l], EXPR);                                       \
+   }                                                                            \
+   ALU_SCALAR(NAME, uint32_t a = uval(wp, IN, IN->a), EXPR)
 #define ALU2(NAME, EXPR)                                                        \
    L_##NAME : {                                                                 \
-      if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                            \
-         if (wp->exec) {                                                        \
-            uint32_t a = scalar(wp, IN, IN->a), b = scalar(wp, IN, IN->b);      \
-            wp->u[isa_opnd_index(IN->dst)] = (EXPR);                            \
-         }                                                                      \
-         NEXT;                                                                  \
-      }                                                                         \
-      uint32_t ta[W], tb[W], r[W];                                              \
+      ALU_UNIFORM(uint32_t a = scalar(wp, IN, IN->a);                           \
+                  uint32_t b = scalar(wp, IN, IN->b), EXPR)                     \
+      uint32_t ta[W], tb[W];                                                    \
       const uint32_t *A = src(wp, IN, IN->a, ta), *B = src(wp, IN, IN->b, tb);  \
-      LANES {                                                                   \
-         uint32_t a = A[l], b = B[l];                                           \
-         r[l] = (EXPR);                                                         \
-      }                                                                         \
-      write(wp, IN->dst, r);                                                    \
-      NEXT;                                                                     \
-   }
+      ALU_LANES(uint32_t a = A[l]; uint32_t b = B[l], EXPR);                    \
+   }                                                                            \
+   LV_##NAME : {                                                                \
+      const uint32_t *A = vreg(wp, IN->a), *B = vreg(wp, IN->b);                \
+      ALU_LANES(uint32_t a = A[l]; uint32_t b = B[l], EXPR);                    \
+   }                                                                            \
+   ALU_SCALAR(NAME, uint32_t a = uval(wp, IN, IN->a);                           \
+              uint32_t b = uval(wp, IN, IN->b), EXPR)
 #define ALU3(NAME, EXPR)                                                        \
    L_##NAME : {                                                                 \
-      if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                            \
-         if (wp->exec) {                                                        \
-            uint32_t a = scalar(wp, IN, IN->a), b = scalar(wp, IN, IN->b);      \
-            uint32_t c = scalar(wp, IN, IN->c);                                 \
-            wp->u[isa_opnd_index(IN->dst)] = (EXPR);                            \
-         }                                                                      \
-         NEXT;                                                                  \
-      }                                                                         \
-      uint32_t ta[W], tb[W], tc[W], r[W];                                       \
+      ALU_UNIFORM(uint32_t a = scalar(wp, IN, IN->a);                           \
+                  uint32_t b = scalar(wp, IN, IN->b);                           \
+                  uint32_t c = scalar(wp, IN, IN->c), EXPR)                     \
+      uint32_t ta[W], tb[W], tc[W];                                             \
       const uint32_t *A = src(wp, IN, IN->a, ta), *B = src(wp, IN, IN->b, tb);  \
       const uint32_t *C = src(wp, IN, IN->c, tc);                               \
-      LANES {                                                                   \
-         uint32_t a = A[l], b = B[l], c = C[l];                                 \
-         r[l] = (EXPR);                                                         \
-      }                                                                         \
-      write(wp, IN->dst, r);                                                    \
-      NEXT;                                                                     \
-   }
+      ALU_LANES(uint32_t a = A[l]; uint32_t b = B[l]; uint32_t c = C[l], EXPR); \
+   }                                                                            \
+   LV_##NAME : {                                                                \
+      const uint32_t *A = vreg(wp, IN->a), *B = vreg(wp, IN->b);                \
+      const uint32_t *C = vreg(wp, IN->c);                                      \
+      ALU_LANES(uint32_t a = A[l]; uint32_t b = B[l]; uint32_t c = C[l], EXPR); \
+   }                                                                            \
+   ALU_SCALAR(NAME, uint32_t a = uval(wp, IN, IN->a); uint32_t b = uval(wp, IN, IN->b); \
+              uint32_t c = uval(wp, IN, IN->c), EXPR)
 /* Comparisons: one lane loop per modifier, chosen before the loop (a
  * switch in every lane keeps the loop from vectorizing); FN(MOD, a, b)
- * with a constant MOD folds to one comparison. */
+ * with a constant MOD folds to one comparison. Written in place when every
+ * lane runs, as ALU_LANES. */
 #define ICMP_MODS(X)                                                            \
    X(ISA_ICMP_EQ) X(ISA_ICMP_NE) X(ISA_ICMP_LT_S) X(ISA_ICMP_LE_S) X(ISA_ICMP_GT_S) \
    X(ISA_ICMP_GE_S) X(ISA_ICMP_LT_U) X(ISA_ICMP_LE_U) X(ISA_ICMP_GT_U) X(ISA_ICMP_GE_U)
@@ -1005,24 +1074,32 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
    X(ISA_FCMP_UGT) X(ISA_FCMP_UGE) X(ISA_FCMP_ORD) X(ISA_FCMP_UNO)
 #define ICMP_CASE(MOD) case MOD: LANES r[l] = icmp(MOD, A[l], B[l]); break;
 #define FCMP_CASE(MOD) case MOD: LANES r[l] = fcmp_u32(MOD, A[l], B[l]); break;
-#define CMP2(NAME, FN, CASES)                                                   \
-   L_##NAME : {                                                                 \
-      if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                            \
-         if (wp->exec) {                                                        \
-            uint32_t a = scalar(wp, IN, IN->a), b = scalar(wp, IN, IN->b);      \
-            wp->u[isa_opnd_index(IN->dst)] = FN(IN->mod, a, b);                 \
-         }                                                                      \
-         NEXT;                                                                  \
-      }                                                                         \
-      uint32_t ta[W], tb[W], r[W];                                              \
-      const uint32_t *A = src(wp, IN, IN->a, ta), *B = src(wp, IN, IN->b, tb);  \
+#define CMP_LANES(FN, CASES)                                                    \
+   do {                                                                         \
+      uint32_t r_[W], *d_ = vreg(wp, IN->dst);                                  \
+      uint32_t *r = wp->exec == FULL ? d_ : r_;                                 \
       switch (IN->mod) {                                                        \
       CASES                                                                     \
       default: LANES r[l] = FN(IN->mod, A[l], B[l]);                            \
       }                                                                         \
-      write(wp, IN->dst, r);                                                    \
+      if (r == r_)                                                              \
+         blend(d_, r_, wp->lane_mask);                                          \
       NEXT;                                                                     \
-   }
+   } while (0)
+#define CMP2(NAME, FN, CASES)                                                   \
+   L_##NAME : {                                                                 \
+      ALU_UNIFORM(uint32_t a = scalar(wp, IN, IN->a);                           \
+                  uint32_t b = scalar(wp, IN, IN->b), FN(IN->mod, a, b))        \
+      uint32_t ta[W], tb[W];                                                    \
+      const uint32_t *A = src(wp, IN, IN->a, ta), *B = src(wp, IN, IN->b, tb);  \
+      CMP_LANES(FN, CASES);                                                     \
+   }                                                                            \
+   LV_##NAME : {                                                                \
+      const uint32_t *A = vreg(wp, IN->a), *B = vreg(wp, IN->b);                \
+      CMP_LANES(FN, CASES);                                                     \
+   }                                                                            \
+   ALU_SCALAR(NAME, uint32_t a = uval(wp, IN, IN->a);                           \
+              uint32_t b = uval(wp, IN, IN->b), FN(IN->mod, a, b))
 #define ALU64_UNIFORM(EXPR)                                                     \
    if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                               \
       if (wp->exec) {                                                           \
@@ -1092,17 +1169,47 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
 
 enum hw_run_status INTERP(struct hw_cta *cta, struct hw_warp *wp, const void **labels)
 {
-   static const void *const table[ISA_OP_COUNT] = {
+   /* Every op's general handler, then the vector and uniform forms
+    * (hw_interp.h) of the ALU class; NULL for the other classes. */
+   static const void *const table[HW_INTERP_LABELS] = {
 #define ISA_LABEL(name, cls, n) [ISA_OP_##name] = &&L_##name,
+#define VFORM_ALU(name)                                                        \
+   [HW_FORM_VECTOR * ISA_OP_COUNT + ISA_OP_##name] = &&LV_##name,                \
+   [HW_FORM_UNIFORM * ISA_OP_COUNT + ISA_OP_##name] = &&LU_##name,
+#define VFORM_NONE(name)
+#define VFORM_MISC VFORM_NONE
+#define VFORM_ALU64 VFORM_NONE
+#define VFORM_SPECIAL VFORM_NONE
+#define VFORM_MEM VFORM_NONE
+#define VFORM_ATOMIC VFORM_NONE
+#define VFORM_SYNC VFORM_NONE
+#define VFORM_FLOW VFORM_NONE
+#define VFORM_SUBGROUP VFORM_NONE
+#define VFORM_RESERVED VFORM_NONE
+#define ISA_VLABEL(name, cls, n) VFORM_##cls(name)
       ISA_OPCODES(ISA_LABEL)
+      ISA_OPCODES(ISA_VLABEL)
 #undef ISA_LABEL
+#undef ISA_VLABEL
    };
    if (!cta) {
       memcpy(labels, table, sizeof(table));
       return HW_RUN_EXIT;
    }
+   /* ip lives in a callee-saved register. Left to itself gcc keeps it in
+    * the stack frame (the handlers' register pressure spills it, and the
+    * computed gotos keep it from splitting the live range), which puts a
+    * store and a reload into every dispatch; pinned, the arith benchmark
+    * ran about 1.3 times faster on one worker. The binding only places
+    * the variable: what the code computes is the same wherever it lives. */
+#if defined(__x86_64__)
+#define HW_REG(r) __asm__(r)
+#else
+#define HW_REG(r)
+#endif
    const struct hw_dinst *code = cta->prog->code;
-   const struct hw_dinst *ip = code + wp->pc;
+   register const struct hw_dinst *ip HW_REG("rbx") = code + wp->pc;
+   const struct hw_dinst *seg = ip;   /* where the current straight run began */
    goto *ip->handler;
 
 L_NOP:
@@ -1275,7 +1382,7 @@ L_S2R: {
          case ISA_SR_GROUP_SIZE_Z: x = p->size[2]; break;
          case ISA_SR_ROOT_LO: x = (uint32_t)p->root_va; break;
          case ISA_SR_ROOT_HI: x = (uint32_t)(p->root_va >> 32); break;
-         default: return fault(cta, wp, PC, -1, "illegal instruction: special register %u",
+         default: FAULT(cta, wp, PC, -1, "illegal instruction: special register %u",
                                IN->mod);
          }
          LANES r[l] = x;
@@ -1299,7 +1406,7 @@ L_LDG: {
          uint64_t addr = lane_addr64(wp, IN, l);
          uint32_t *p = global_ptr(cta, addr, 4 * n);
          if (!p)
-            return fault(cta, wp, PC, (int)l, "global load of %u bytes at 0x%llx: %s", 4 * n,
+            FAULT(cta, wp, PC, (int)l, "global load of %u bytes at 0x%llx: %s", 4 * n,
                          (unsigned long long)addr, addr & 3 ? "misaligned" : "invalid address");
          for (uint32_t k = 0; k < n; k++)
             wp->u[i + k] = atomic_load_explicit((atomic_u32 *)(p + k), memory_order_relaxed);
@@ -1330,7 +1437,7 @@ L_LDG: {
          uint64_t addr = base ? addrs[l] : lane_addr64(wp, IN, l);
          uint32_t *p = base ? (uint32_t *)(base + addr) : global_ptr(cta, addr, 4 * n);
          if (!p)
-            return fault(cta, wp, PC, (int)l, "global load of %u bytes at 0x%llx: %s", 4 * n,
+            FAULT(cta, wp, PC, (int)l, "global load of %u bytes at 0x%llx: %s", 4 * n,
                          (unsigned long long)addr, addr & 3 ? "misaligned" : "invalid address");
          for (uint32_t k = 0; k < n; k++)
             wp->v[(i + k) * W + l] = atomic_load_explicit((atomic_u32 *)(p + k),
@@ -1368,7 +1475,7 @@ L_STG: {
          uint64_t addr = base ? addrs[l] : lane_addr64(wp, IN, l);
          uint32_t *p = base ? (uint32_t *)(base + addr) : global_ptr(cta, addr, 4 * n);
          if (!p)
-            return fault(cta, wp, PC, (int)l, "global store of %u bytes at 0x%llx: %s", 4 * n,
+            FAULT(cta, wp, PC, (int)l, "global store of %u bytes at 0x%llx: %s", 4 * n,
                          (unsigned long long)addr, addr & 3 ? "misaligned" : "invalid address");
          for (uint32_t k = 0; k < n; k++) {
             uint32_t v = uniform ? wp->u[i + k] : wp->v[(i + k) * W + l];
@@ -1409,7 +1516,7 @@ L_LDP: {
          uint32_t addr = lane_addr32(wp, IN, l);
          uint8_t *p = local_ptr(cta, wp, shared, addr, 4 * n, l);
          if (!p)
-            return fault(cta, wp, PC, (int)l, "%s load of %u bytes at %u: %s",
+            FAULT(cta, wp, PC, (int)l, "%s load of %u bytes at %u: %s",
                          shared ? "shared" : "private", 4 * n, addr,
                          addr & 3 ? "misaligned" : "out of range");
          for (uint32_t k = 0; k < n; k++)
@@ -1455,7 +1562,7 @@ L_STP: {
          uint32_t addr = lane_addr32(wp, IN, l);
          uint8_t *p = local_ptr(cta, wp, shared, addr, 4 * n, l);
          if (!p)
-            return fault(cta, wp, PC, (int)l, "%s store of %u bytes at %u: %s",
+            FAULT(cta, wp, PC, (int)l, "%s store of %u bytes at %u: %s",
                          shared ? "shared" : "private", 4 * n, addr,
                          addr & 3 ? "misaligned" : "out of range");
          for (uint32_t k = 0; k < n; k++) {
@@ -1471,7 +1578,7 @@ L_LDR: {
       uint64_t addr = cta->params->root_va + IN->imm;
       uint32_t *p = global_ptr(cta, addr, 4 * n);
       if (!p)
-         return fault(cta, wp, PC, -1, "root table read of %u bytes at 0x%llx: invalid address",
+         FAULT(cta, wp, PC, -1, "root table read of %u bytes at 0x%llx: invalid address",
                       4 * n, (unsigned long long)addr);
       uint32_t i = isa_opnd_index(IN->dst);
       for (uint32_t k = 0; k < n; k++) {
@@ -1513,7 +1620,7 @@ L_ATOMS: {
             p = (addr & (bytes - 1)) ? NULL : local_ptr(cta, wp, true, (uint32_t)addr, bytes, l);
          }
          if (!p)
-            return fault(cta, wp, PC, (int)l, "%s atomic at 0x%llx: %s",
+            FAULT(cta, wp, PC, (int)l, "%s atomic at 0x%llx: %s",
                          global ? "global" : "shared", (unsigned long long)addr,
                          addr & (bytes - 1) ? "misaligned" : "invalid address");
          uint64_t old = wide ? atomic_op64(op, p, val[l])
@@ -1556,7 +1663,7 @@ L_CASS: {
             p = (addr & (bytes - 1)) ? NULL : local_ptr(cta, wp, true, (uint32_t)addr, bytes, l);
          }
          if (!p)
-            return fault(cta, wp, PC, (int)l, "%s compare-exchange at 0x%llx: %s",
+            FAULT(cta, wp, PC, (int)l, "%s compare-exchange at 0x%llx: %s",
                          global ? "global" : "shared", (unsigned long long)addr,
                          addr & (bytes - 1) ? "misaligned" : "invalid address");
          uint64_t old;
@@ -1582,19 +1689,19 @@ L_MEMBAR:
 L_BAR:
    /* Every live lane must reach the barrier together. */
    if (wp->exec != wp->alive)
-      return fault(cta, wp, PC, (int)first_lane(wp->alive & ~wp->exec),
+      FAULT(cta, wp, PC, (int)first_lane(wp->alive & ~wp->exec),
                    "barrier reached by part of a live warp (exec 0x%llx, live 0x%llx)",
                    (unsigned long long)wp->exec, (unsigned long long)wp->alive);
    wp->barrier_pc = PC;
    wp->pc = PC + 1;
-   return HW_RUN_BARRIER;
+   RETURN(HW_RUN_BARRIER);
 
    /* ---- structured control flow ---- */
 L_IF: {
       uint32_t ta[W];
       uint64_t m = lane_bits(src(wp, IN, IN->a, ta));
       if (wp->sp == cta->prog->header.stack_depth)
-         return fault(cta, wp, PC, -1, "mask stack overflow (depth %u)", wp->sp);
+         FAULT(cta, wp, PC, -1, "mask stack overflow (depth %u)", wp->sp);
       wp->stack[wp->sp++] = (struct hw_mask_entry){.saved = wp->exec,
                                                     .other = wp->exec & ~m,
                                                     .kind = HW_MASK_IF};
@@ -1605,7 +1712,7 @@ L_IF: {
    }
 L_ELSE: {
       if (wp->sp == 0)
-         return fault(cta, wp, PC, -1, "ELSE with an empty mask stack");
+         FAULT(cta, wp, PC, -1, "ELSE with an empty mask stack");
       struct hw_mask_entry *e = &wp->stack[wp->sp - 1];
       set_exec(wp, e->other & wp->alive);
       e->other = 0;
@@ -1615,13 +1722,13 @@ L_ELSE: {
    }
 L_ENDIF:
    if (wp->sp == 0)
-      return fault(cta, wp, PC, -1, "ENDIF with an empty mask stack");
+      FAULT(cta, wp, PC, -1, "ENDIF with an empty mask stack");
    wp->sp--;
    set_exec(wp, wp->stack[wp->sp].saved & wp->alive);
    NEXT;
 L_LOOP:
    if (wp->sp == cta->prog->header.stack_depth)
-      return fault(cta, wp, PC, -1, "mask stack overflow (depth %u)", wp->sp);
+      FAULT(cta, wp, PC, -1, "mask stack overflow (depth %u)", wp->sp);
    wp->stack[wp->sp++] = (struct hw_mask_entry){.saved = wp->exec, .kind = HW_MASK_LOOP};
    NEXT;
 L_BRK:
@@ -1630,7 +1737,7 @@ L_CONT: {
       uint64_t m = lane_bits(src(wp, IN, IN->a, ta)) & wp->exec;
       struct hw_mask_entry *loop = target_construct(wp, IN->op == ISA_OP_CONT, IN->mod);
       if (!loop)
-         return fault(cta, wp, PC, -1, "%s outside a %s",
+         FAULT(cta, wp, PC, -1, "%s outside a %s",
                       IN->op == ISA_OP_BRK ? "BRK" : "CONT",
                       IN->op == ISA_OP_BRK ? "loop or switch" : "loop");
       if (IN->op == ISA_OP_BRK)
@@ -1645,7 +1752,7 @@ L_CONT: {
    }
 L_CONTJOIN: {
       if (wp->sp == 0 || wp->stack[wp->sp - 1].kind != HW_MASK_LOOP)
-         return fault(cta, wp, PC, -1, "CONTJOIN outside a loop");
+         FAULT(cta, wp, PC, -1, "CONTJOIN outside a loop");
       struct hw_mask_entry *loop = &wp->stack[wp->sp - 1];
       set_exec(wp, (wp->exec | loop->cont) & wp->alive);
       loop->cont = 0;
@@ -1655,7 +1762,7 @@ L_CONTJOIN: {
    }
 L_ENDLOOP: {
       if (wp->sp == 0 || wp->stack[wp->sp - 1].kind != HW_MASK_LOOP)
-         return fault(cta, wp, PC, -1, "ENDLOOP outside a loop");
+         FAULT(cta, wp, PC, -1, "ENDLOOP outside a loop");
       struct hw_mask_entry *loop = &wp->stack[wp->sp - 1];
       if (wp->exec)
          BACK_EDGE(IN->imm);
@@ -1665,12 +1772,12 @@ L_ENDLOOP: {
    }
 L_SWITCH:
    if (wp->sp == cta->prog->header.stack_depth)
-      return fault(cta, wp, PC, -1, "mask stack overflow (depth %u)", wp->sp);
+      FAULT(cta, wp, PC, -1, "mask stack overflow (depth %u)", wp->sp);
    wp->stack[wp->sp++] = (struct hw_mask_entry){.saved = wp->exec, .kind = HW_MASK_SWITCH};
    NEXT;
 L_ENDSWITCH: {
       if (wp->sp == 0 || wp->stack[wp->sp - 1].kind != HW_MASK_SWITCH)
-         return fault(cta, wp, PC, -1, "ENDSWITCH outside a switch");
+         FAULT(cta, wp, PC, -1, "ENDSWITCH outside a switch");
       wp->sp--;
       set_exec(wp, (wp->exec | wp->stack[wp->sp].other) & wp->alive);
       NEXT;
@@ -1682,7 +1789,7 @@ L_RET: {
       set_exec(wp, wp->exec & ~m);
       if (!wp->alive) {
          wp->state = HW_WARP_EXITED;
-         return HW_RUN_EXIT;
+         RETURN(HW_RUN_EXIT);
       }
       if (!wp->exec)
          GOTO(IN->imm);
@@ -1706,7 +1813,7 @@ L_BRA_U:
 L_EXIT:
    wp->state = HW_WARP_EXITED;
    wp->pc = PC;
-   return HW_RUN_EXIT;
+   RETURN(HW_RUN_EXIT);
 
    /* ---- subgroup operations over the active lanes ---- */
 L_VOTE: {
@@ -1827,6 +1934,6 @@ L_DFMA:
 L_HADD:
 L_HMUL:
 L_BADD:
-   return fault(cta, wp, PC, -1, "illegal instruction: %s is a reserved encoding",
+   FAULT(cta, wp, PC, -1, "illegal instruction: %s is a reserved encoding",
                 isa_op_info[IN->op].name);
 }
