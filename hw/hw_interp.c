@@ -128,13 +128,24 @@ static ALWAYS_INLINE void blend(uint32_t *d, const uint32_t *r, const int32_t *m
    LANES d[l] = (r[l] & (uint32_t)m[l]) | (d[l] & ~(uint32_t)m[l]);
 }
 
+/* Eight lanes as one 32-byte vector (two SSE moves in the portable build). */
+typedef uint32_t hw_vec8 __attribute__((vector_size(32), aligned(4), may_alias));
+
+/* A register's lanes, copied as vectors: as a memcpy of W * 4 bytes gcc
+ * emitted rep movs, which takes tens of cycles to start, in every 64-bit
+ * write-back. */
+static ALWAYS_INLINE void copy_lanes(uint32_t *restrict d, const uint32_t *restrict r)
+{
+   for (uint32_t j = 0; j < W / 8; j++)
+      *(hw_vec8 *)(d + 8 * j) = *(const hw_vec8 *)(r + 8 * j);
+}
+
 static ALWAYS_INLINE void write_v(struct hw_warp *wp, uint32_t i, const uint32_t *r)
 {
-   /* It is inlined everywhere: one loop (the blend), and a copy the
-    * compiler expands without vectorizing a second loop in every handler. */
+   /* It is inlined everywhere: one loop (the blend), and a copy. */
    uint32_t *d = wp->v + i * W;
    if (wp->exec == FULL) {
-      memcpy(d, r, W * 4);   /* r is a temporary or another register, never d */
+      copy_lanes(d, r);   /* r is a temporary or another register, never d */
       return;
    }
    blend(d, r, wp->lane_mask);
@@ -665,7 +676,6 @@ static inline uint8_t *warp_block(const struct hw_cta *cta, const struct hw_warp
  * types (not loops) for n = 1, so the compiler cannot turn the copy into a
  * memcpy call, which TSan would intercept.
  */
-typedef uint32_t hw_vec8 __attribute__((vector_size(32), aligned(4), may_alias));
 typedef uint32_t hw_u32a __attribute__((aligned(4), may_alias));
 #define HW_NO_TSAN __attribute__((no_sanitize("thread")))
 
