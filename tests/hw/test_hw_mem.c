@@ -367,6 +367,7 @@ static void test_threads(void)
 #endif
 #endif
 
+#ifndef HWT_SANITIZED
 /* The process's mapped bytes now (VmSize). */
 static uint64_t vm_size(void)
 {
@@ -406,6 +407,7 @@ static int limited_child(void)
    hw_mem_finish(&m);
    return 0;
 }
+#endif
 
 static void test_limited_address_space(void)
 {
