@@ -1548,8 +1548,11 @@ L_STP: {
          NEXT;
       }
       if (how != LOCAL_SLOW) {
-         /* Lane order, as below: of two lanes storing to one address, the
-          * higher lane's value stays. */
+         /* Lane order within each dword of the access, as below: of two
+          * lanes storing the same element, the higher lane's value stays.
+          * (Multi-dword stores that overlap only in part are a race between
+          * invocations, whose values Vulkan leaves undefined; this order
+          * differs there from the lane-by-lane path's.) */
          size_t stride;
          uint8_t *base = local_base(cta, wp, shared, &stride);
          for (uint32_t k = 0; k < n; k++) {
