@@ -13,8 +13,9 @@
  * Pins down:
  * - the file is valid JSON with a traceEvents array and no dropped events;
  * - tracks: the named queue's channel track is called "trace queue", the
- *   execution-unit workers, the command processor's copies, the
- *   application thread (tracks without events are left out);
+ *   command processor's copies, the application thread (tracks without
+ *   events are left out, so the execution-unit workers' appear only when
+ *   a worker ran a CTA: the command processor may have run them all);
  * - the application thread's vkQueueSubmit, vkSignalSemaphore,
  *   vkWaitSemaphores and vkQueueWaitIdle spans, and its queue label "frame 1";
  * - on the channel track: every packet after the submit began; a parked
@@ -582,8 +583,11 @@ static void check_full_trace(const struct trace *t)
    double copies = track(t, "command processor copies");
    SGT_REQUIRE(ch >= 0, "no track named after the queue (\"trace queue\")");
    SGT_REQUIRE(app >= 0, "no application thread track");
-   SGT_CHECK(track(t, "EU worker ") >= 0 && copies >= 0,
-             "the worker and copy engine tracks are missing");
+   /* No check for an "EU worker" track: the command processor may run
+    * every CTA of a launch it hands over before a worker wakes (see
+    * docs/architecture.md), and then no worker traces anything.
+    * check_ctas counts the CTA spans on whatever tracks they are. */
+   SGT_CHECK(copies >= 0, "the copy engine track is missing");
    check_app_thread(t, app);
    check_channel(t, ch);
    check_ctas(t, ch);
