@@ -214,6 +214,9 @@ static void gpu_init(struct eut *t)
    hwt_config(&cfg, 1, 0);
    cfg.memory_bytes = 1ull << 30;
    cfg.eu_threads = opt.threads;
+   /* As the driver reads it (hw_gpu_config_from_env): 0 interprets all. */
+   const char *jit = getenv("SOFTGPU_JIT");
+   cfg.interpret_only = jit && strcmp(jit, "0") == 0;
    eut_init(t, &cfg);
 }
 

@@ -54,7 +54,7 @@ static int width_index(uint32_t w)
 
 /* ---- interpreter selection ------------------------------------------------ */
 
-static void select_interpreters(struct hw_eu *eu)
+static void select_interpreters(struct hw_eu *eu, const struct hw_gpu_config *cfg)
 {
    __builtin_cpu_init();
    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) {
@@ -76,6 +76,8 @@ static void select_interpreters(struct hw_eu *eu)
       eu->interp[0] = hw_interp_w8_generic, eu->interp[1] = hw_interp_w16_generic;
       eu->interp[2] = hw_interp_w32_generic, eu->interp[3] = hw_interp_w64_generic;
    }
+   /* The portable interpreter is the reference: nothing compiled with it. */
+   eu->jit = !cfg->interpret_only && strcmp(eu->variant, "generic") != 0 && hw_jit_supported();
 }
 
 /* ---- programs ------------------------------------------------------------- */
@@ -83,6 +85,7 @@ static void select_interpreters(struct hw_eu *eu)
 static void program_unref(struct hw_program *p)
 {
    if (atomic_fetch_sub(&p->refs, 1) == 1) {
+      hw_jit_free(p->jit);
       free(p->code);
       free(p->lines);
       free(p);
@@ -226,11 +229,17 @@ static struct hw_program *decode(struct hw_gpu *gpu, uint64_t va, uint64_t id, c
    p->header = *h;
    const struct isa_inst *code = (const struct isa_inst *)(h + 1);
    for (uint32_t pc = 0; pc < h->inst_count; pc++)
-      p->code[pc] = (struct hw_dinst){handler_for(labels, &code[pc]), code[pc]};
+      p->code[pc] = (struct hw_dinst){handler_for(labels, &code[pc]), code[pc], NULL};
    /* Running off the end exits. */
    struct isa_inst exit = {.op = ISA_OP_EXIT, .dst = ISA_NONE, .a = ISA_NONE, .b = ISA_NONE,
                            .c = ISA_NONE};
-   p->code[h->inst_count] = (struct hw_dinst){labels[ISA_OP_EXIT], exit};
+   p->code[h->inst_count] = (struct hw_dinst){labels[ISA_OP_EXIT], exit, NULL};
+   if (gpu->eu.jit) {
+      uint32_t blocks;
+      p->jit = hw_jit_compile(p->code, h->inst_count, h->warp_width, labels[HW_LABEL_JIT],
+                              &blocks);
+      atomic_fetch_add_explicit(&gpu->eu.jit_blocks, blocks, memory_order_relaxed);
+   }
    if (h->line_count)
       memcpy(p->lines, code + h->inst_count, h->line_count * sizeof(*p->lines));
    find_zeroed_registers(p, code);
@@ -985,6 +994,7 @@ void hw_eu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s)
    s->warp_instructions = atomic_load_explicit(&sum.warp_instructions, memory_order_relaxed);
    s->global_bytes = atomic_load_explicit(&sum.global_bytes, memory_order_relaxed);
    s->barrier_waits = atomic_load_explicit(&sum.barrier_waits, memory_order_relaxed);
+   s->jit_blocks = atomic_load_explicit(&eu->jit_blocks, memory_order_relaxed);
 }
 
 /* ---- life cycle ------------------------------------------------------------------------- */
@@ -992,7 +1002,7 @@ void hw_eu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s)
 int hw_eu_start(struct hw_gpu *gpu)
 {
    struct hw_eu *eu = &gpu->eu;
-   select_interpreters(eu);
+   select_interpreters(eu, &gpu->config);
    pthread_mutex_init(&eu->lock, NULL);
    pthread_mutex_init(&eu->cache_lock, NULL);
    eu->cp_ctx.rng = gpu->inject.seed * 7 + 3;
@@ -1018,8 +1028,8 @@ int hw_eu_start(struct hw_gpu *gpu)
          return -1;
       }
    }
-   SG_LOG(SG_LOG_INFO, SG_AREA_EU, "GPU %u: %u execution unit workers, %s interpreter",
-          gpu->index, eu->worker_count, eu->variant);
+   SG_LOG(SG_LOG_INFO, SG_AREA_EU, "GPU %u: %u execution unit workers, %s interpreter%s",
+          gpu->index, eu->worker_count, eu->variant, eu->jit ? ", compiled ALU runs" : "");
    return 0;
 }
 

@@ -10,13 +10,16 @@
 #include <stdint.h>
 
 #include "hw_isa.h"
+#include "hw_jit.h"
 #include "hw_mem.h"
 
 /* An instruction ready for the interpreter: its handler's address (direct
- * threading) and the instruction itself. */
+ * threading), the instruction itself, and the compiled block that starts
+ * here, if any (hw_jit.h). */
 struct hw_dinst {
    const void *handler;
    struct isa_inst in;
+   const struct hw_jit_block *jit;
 };
 
 /* A validated, decoded program, cached per GPU by (VA, program id). */
@@ -25,6 +28,7 @@ struct hw_program {
    struct isa_program_header header;
    struct hw_dinst *code;           /* header.inst_count + 1 (a trailing EXIT) */
    struct isa_line *lines;          /* header.line_count */
+   struct hw_jit *jit;              /* compiled ALU runs (hw_jit.h), or NULL */
    /* Vector registers a CTA must start with zeroed (bit r of word r / 64);
     * all of them when zero_all. See find_zeroed_registers(). */
    uint64_t zero_vregs[ISA_MAX_VREGS / 64];

@@ -96,6 +96,7 @@ void hw_gpu_config_from_env(struct hw_gpu_config *cfg)
    cfg->abort_on_fault = env_u32("SOFTGPU_ABORT_ON_DEVICE_LOSS", 0) != 0;
    cfg->eu_threads = env_u32("SOFTGPU_THREADS", caps.host_cores);
    cfg->slow_us = env_u32("SOFTGPU_SLOW_US", HW_DEFAULT_SLOW_US);
+   cfg->interpret_only = env_u32("SOFTGPU_JIT", 1) == 0;
 }
 
 /* ---- creation -------------------------------------------------------------- */

@@ -37,11 +37,13 @@ struct hw_gpu_config {
    uint32_t slow_us;            /* work waiting longer than this between its doorbell and
                                    its fetch by an idle channel warns (0: never) */
    bool abort_on_fault;         /* abort() at the point of a fault, for debuggers */
+   bool interpret_only;         /* no compiled ALU runs (hw_jit.h): the interpreter alone */
 };
 
 /* Defaults, then SOFTGPU_DELAY, SOFTGPU_FAULT, SOFTGPU_WATCHDOG_MS,
- * SOFTGPU_SPIN_NS, SOFTGPU_WAIT_SPIN_NS, SOFTGPU_THREADS, SOFTGPU_SLOW_US
- * and SOFTGPU_ABORT_ON_DEVICE_LOSS from the environment. */
+ * SOFTGPU_SPIN_NS, SOFTGPU_WAIT_SPIN_NS, SOFTGPU_THREADS, SOFTGPU_SLOW_US,
+ * SOFTGPU_ABORT_ON_DEVICE_LOSS and SOFTGPU_JIT (0: interpret_only) from the
+ * environment. */
 void hw_gpu_config_from_env(struct hw_gpu_config *cfg);
 
 /* Creates the GPU and starts its engines. Returns 0, or -1 with a log line. */
@@ -115,6 +117,7 @@ struct hw_gpu_stats {
    uint64_t global_bytes;        /* LDG/STG: access width x active lanes (a uniform
                                   * load once); atomics are not counted */
    uint64_t barrier_waits;       /* times a warp stopped at a workgroup barrier */
+   uint64_t jit_blocks;          /* ALU runs compiled to native code (hw_jit.h) */
    uint64_t parked_ns[HW_MAX_CHANNELS];   /* time each channel spent parked on an acquire */
    uint32_t channel_count;       /* entries of parked_ns in use */
    uint32_t engine_spin_ns;      /* the spin budgets in force */

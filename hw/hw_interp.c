@@ -1199,6 +1199,7 @@ enum hw_run_status INTERP(struct hw_cta *cta, struct hw_warp *wp, const void **l
 #define ISA_VLABEL(name, cls, n) VFORM_##cls(name)
       ISA_OPCODES(ISA_LABEL)
       ISA_OPCODES(ISA_VLABEL)
+      [HW_LABEL_JIT] = &&L_JIT,
 #undef ISA_LABEL
 #undef ISA_VLABEL
    };
@@ -1223,6 +1224,15 @@ enum hw_run_status INTERP(struct hw_cta *cta, struct hw_warp *wp, const void **l
    goto *ip->handler;
 
 L_NOP:
+   NEXT;
+   /* A compiled run of ALU instructions (hw_jit.h): every lane computed
+    * and written, so only for a full warp; a partial one interprets the
+    * run from its first instruction's own handler. */
+L_JIT:
+   if (wp->exec != FULL)
+      goto *ip->jit->handler;
+   ip->jit->fn(wp->v, wp->u);
+   ip += ip->jit->count - 1;
    NEXT;
    ALU1(MOV, a)
    ALU3(SEL, a ? b : c)

@@ -1,0 +1,614 @@
+/*
+ * The native tier (see hw_jit.h): an encoder for the few x86-64 and AVX2
+ * instructions it needs, a register assignment per run, and the code of
+ * each supported ALU instruction. Encodings are from the Intel SDM
+ * (volume 2, "Instruction Format" for VEX prefixes and ModRM).
+ */
+#include "hw_jit.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "hw_eu.h"
+#include "sg_log.h"
+
+struct hw_jit {
+   void *mem;                    /* executable pages */
+   size_t size;
+   struct hw_jit_block *blocks;
+   uint32_t count;
+};
+
+void hw_jit_free(struct hw_jit *j)
+{
+   if (!j)
+      return;
+   munmap(j->mem, j->size);
+   free(j->blocks);
+   free(j);
+}
+
+#if defined(__x86_64__)
+
+bool hw_jit_supported(void)
+{
+   __builtin_cpu_init();
+   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+/* ---- encoder ------------------------------------------------------------------ */
+
+struct emit {
+   uint8_t *b;
+   size_t len, cap;
+   bool oom;
+};
+
+static void put(struct emit *e, const void *p, size_t n)
+{
+   if (e->len + n > e->cap) {
+      size_t cap = e->cap ? 2 * e->cap : 4096;
+      uint8_t *b = e->oom ? NULL : realloc(e->b, cap);
+      if (!b) {
+         e->oom = true;
+         return;
+      }
+      e->b = b;
+      e->cap = cap;
+   }
+   memcpy(e->b + e->len, p, n);
+   e->len += n;
+}
+
+static void byte(struct emit *e, uint8_t x) { put(e, &x, 1); }
+static void dword(struct emit *e, uint32_t x) { put(e, &x, 4); }   /* x86 is little endian */
+
+enum { RAX = 0, RDX = 2, RSI = 6, RDI = 7 };
+
+/* An r/m operand: a register (ymm or general), or memory at [base + disp]. */
+struct rm {
+   int reg, base;
+   int32_t disp;
+};
+static struct rm R(int r) { return (struct rm){r, -1, 0}; }
+static struct rm M(int base, int32_t disp) { return (struct rm){-1, base, disp}; }
+
+static void modrm(struct emit *e, int reg, struct rm rm)
+{
+   if (rm.reg >= 0) {
+      byte(e, (uint8_t)(0xc0 | (reg & 7) << 3 | (rm.reg & 7)));
+      return;
+   }
+   /* Always a displacement (mod 01 or 10): no special case for rbp/r13. */
+   bool d8 = rm.disp >= -128 && rm.disp < 128;
+   byte(e, (uint8_t)((d8 ? 0x40 : 0x80) | (reg & 7) << 3 | (rm.base & 7)));
+   if ((rm.base & 7) == 4)
+      byte(e, 0x24);   /* SIB: base only */
+   if (d8)
+      byte(e, (uint8_t)rm.disp);
+   else
+      dword(e, (uint32_t)rm.disp);
+}
+
+/* A VEX instruction (three-byte prefix, W0): reg in ModRM.reg, vvvv the
+ * first source (0 when unused: encoded inverted as 1111), rm the last. */
+struct vop {
+   uint8_t map, pp, op;   /* map 1: 0F, 2: 0F38, 3: 0F3A; pp 0: none, 1: 66, 2: F3 */
+};
+
+static void vex(struct emit *e, struct vop o, bool l256, int reg, int vvvv, struct rm rm)
+{
+   int x = rm.reg >= 0 ? rm.reg : rm.base;
+   byte(e, 0xc4);
+   byte(e, (uint8_t)(!(reg & 8) << 7 | 1 << 6 | !(x & 8) << 5 | o.map));
+   byte(e, (uint8_t)((~vvvv & 15) << 3 | (l256 ? 4 : 0) | o.pp));
+   byte(e, o.op);
+   modrm(e, reg, rm);
+}
+
+/* d = a <op> b, 256 bits. */
+static void v3(struct emit *e, struct vop o, int d, int a, struct rm b) { vex(e, o, true, d, a, b); }
+/* d = <op> a, 256 bits. */
+static void v2(struct emit *e, struct vop o, int d, struct rm a) { vex(e, o, true, d, 0, a); }
+
+static const struct vop VMOVDQA = {1, 1, 0x6f}, VMOVDQU_LOAD = {1, 2, 0x6f},
+                        VMOVDQU_STORE = {1, 2, 0x7f}, VMOVD = {1, 1, 0x6e},
+                        VPBROADCASTD = {2, 1, 0x58}, VPADDD = {1, 1, 0xfe}, VPSUBD = {1, 1, 0xfa},
+                        VPMULLD = {2, 1, 0x40}, VPAND = {1, 1, 0xdb}, VPOR = {1, 1, 0xeb},
+                        VPXOR = {1, 1, 0xef}, VPCMPEQD = {1, 1, 0x76}, VPCMPGTD = {1, 1, 0x66},
+                        VPMINSD = {2, 1, 0x39}, VPMINUD = {2, 1, 0x3b}, VPMAXSD = {2, 1, 0x3d},
+                        VPMAXUD = {2, 1, 0x3f}, VPSLLVD = {2, 1, 0x47}, VPSRLVD = {2, 1, 0x45},
+                        VPSRAVD = {2, 1, 0x46}, VPABSD = {2, 1, 0x1e}, VPSHIFTI = {1, 1, 0x72},
+                        VPBLENDVB = {3, 1, 0x4c}, VADDPS = {1, 0, 0x58}, VMULPS = {1, 0, 0x59},
+                        VSUBPS = {1, 0, 0x5c}, VDIVPS = {1, 0, 0x5e}, VSQRTPS = {1, 0, 0x51},
+                        VANDPS = {1, 0, 0x54}, VXORPS = {1, 0, 0x57}, VCVTDQ2PS = {1, 0, 0x5b},
+                        VCMPPS = {1, 0, 0xc2}, VFMADD231PS = {2, 1, 0xb8};
+
+static void mov_ymm(struct emit *e, int d, int s)
+{
+   if (d != s)
+      v2(e, VMOVDQA, d, R(s));
+}
+
+/* vpsrld (/2) or vpsrad (/4) d, s, imm. */
+static void shift_imm(struct emit *e, int ext, int d, int s, uint8_t imm)
+{
+   vex(e, VPSHIFTI, true, ext, d, R(s));
+   byte(e, imm);
+}
+
+/* ---- constants ------------------------------------------------------------------ */
+
+/* Eight-lane constants the code reads at [rdx + K_*]. */
+enum { K_SIGN = 0, K_ABS = 32, K_31 = 64, K_ONE = 96 };
+#define LANES8(x) {x, x, x, x, x, x, x, x}
+static const uint32_t consts[4][8] __attribute__((aligned(32))) = {
+   LANES8(0x80000000u), LANES8(0x7fffffffu), LANES8(31u), LANES8(1u)};
+
+/* ---- registers ------------------------------------------------------------------ */
+
+/* ymm0-12 hold the run's vector registers and its uniform and immediate
+ * operands (broadcast once per call); ymm13-15 are scratch. */
+enum { YMM_HELD = 13, S0 = 13, S1 = 14, S2 = 15 };
+
+struct konst {
+   bool uniform;     /* u[value], else the immediate value */
+   uint32_t value;
+};
+
+struct alloc {
+   int8_t vreg[ISA_MAX_VREGS];   /* the ymm holding each vector register, or -1 */
+   struct konst k[YMM_HELD];     /* held from ymm12 down */
+   uint32_t nv, nk;
+   uint64_t live_in[ISA_MAX_VREGS / 64];   /* read before written: loaded per chunk */
+   uint64_t written[ISA_MAX_VREGS / 64];   /* stored per chunk */
+};
+
+static bool bit(const uint64_t *b, uint32_t i) { return (b[i / 64] >> (i % 64)) & 1; }
+static void set(uint64_t *b, uint32_t i) { b[i / 64] |= UINT64_C(1) << (i % 64); }
+
+static int konst(struct alloc *a, bool uniform, uint32_t value)
+{
+   for (uint32_t i = 0; i < a->nk; i++) {
+      if (a->k[i].uniform == uniform && a->k[i].value == value)
+         return YMM_HELD - 1 - (int)i;
+   }
+   if (a->nv + a->nk >= YMM_HELD)
+      return -1;
+   a->k[a->nk] = (struct konst){uniform, value};
+   return YMM_HELD - 1 - (int)a->nk++;
+}
+
+static int vreg(struct alloc *a, uint32_t r, bool write)
+{
+   if (a->vreg[r] < 0) {
+      if (a->nv + a->nk >= YMM_HELD)
+         return -1;
+      a->vreg[r] = (int8_t)a->nv++;
+   }
+   if (write)
+      set(a->written, r);
+   else if (!bit(a->written, r))
+      set(a->live_in, r);
+   return a->vreg[r];
+}
+
+/* The ymm of 32-bit source operand o, or -1 (no ymm left, or a kind the
+ * tier does not take). */
+static int src32(struct alloc *a, const struct isa_inst *in, uint16_t o)
+{
+   switch (isa_opnd_kind(o)) {
+   case ISA_OPND_VREG: return vreg(a, isa_opnd_index(o), false);
+   case ISA_OPND_UREG: return konst(a, true, isa_opnd_index(o));
+   case ISA_OPND_IMM: return konst(a, false, in->imm);
+   default: return -1;
+   }
+}
+
+/* The halves of 64-bit source operand o (an immediate is sign-extended). */
+static bool src64(struct alloc *a, const struct isa_inst *in, uint16_t o, int *lo, int *hi)
+{
+   uint32_t i = isa_opnd_index(o);
+   switch (isa_opnd_kind(o)) {
+   case ISA_OPND_VREG: *lo = vreg(a, i, false), *hi = vreg(a, i + 1, false); break;
+   case ISA_OPND_UREG: *lo = konst(a, true, i), *hi = konst(a, true, i + 1); break;
+   case ISA_OPND_IMM:
+      *lo = konst(a, false, in->imm);
+      *hi = konst(a, false, (int32_t)in->imm < 0 ? UINT32_MAX : 0);
+      break;
+   default: return false;
+   }
+   return *lo >= 0 && *hi >= 0;
+}
+
+/* ---- instructions ---------------------------------------------------------------- */
+
+/* How an instruction's operands are shaped, or NONE if the tier does not
+ * compile it. */
+enum shape { NONE, S1OP, S2OP, S3OP, S64_2, S64_1, S64_EXT };
+
+static enum shape shape_of(const struct isa_inst *in)
+{
+   if (isa_opnd_kind(in->dst) != ISA_OPND_VREG)
+      return NONE;
+   switch ((enum isa_op)in->op) {
+   case ISA_OP_MOV: case ISA_OP_INEG: case ISA_OP_IABS: case ISA_OP_NOT: case ISA_OP_FNEG:
+   case ISA_OP_FABS: case ISA_OP_FSQRT: case ISA_OP_I2F_S:
+      return S1OP;
+   case ISA_OP_IADD: case ISA_OP_ISUB: case ISA_OP_IMUL: case ISA_OP_IMIN_S: case ISA_OP_IMIN_U:
+   case ISA_OP_IMAX_S: case ISA_OP_IMAX_U: case ISA_OP_AND: case ISA_OP_OR: case ISA_OP_XOR:
+   case ISA_OP_SHL: case ISA_OP_SHR_U: case ISA_OP_SHR_S: case ISA_OP_FADD: case ISA_OP_FSUB:
+   case ISA_OP_FMUL: case ISA_OP_FDIV:
+      return S2OP;
+   case ISA_OP_ICMP:
+      return in->mod < ISA_ICMP_COUNT ? S2OP : NONE;
+   case ISA_OP_FCMP:
+      return in->mod <= ISA_FCMP_UNO ? S2OP : NONE;
+   case ISA_OP_SEL: case ISA_OP_IMAD: case ISA_OP_FFMA:
+      return S3OP;
+   case ISA_OP_IADD64: case ISA_OP_ISUB64:
+      return S64_2;
+   case ISA_OP_MOV64:
+      return S64_1;
+   case ISA_OP_ZEXT64: case ISA_OP_SEXT64:
+      return S64_EXT;
+   default:
+      return NONE;
+   }
+}
+
+/* An instruction's operands' ymm registers. */
+struct ops {
+   int d, dh, a, ah, b, bh, c;
+};
+
+/* Assigns registers to an instruction's operands (sources first, so a
+ * source is live-in unless an earlier instruction wrote it). False when it
+ * does not fit; *a may then be partly updated (the caller keeps a copy). */
+static bool assign(struct alloc *a, const struct isa_inst *in, struct ops *o)
+{
+   enum shape s = shape_of(in);
+   uint32_t d = isa_opnd_index(in->dst);
+   bool ok = true;
+   switch (s) {
+   case S3OP: o->c = src32(a, in, in->c), ok = ok && o->c >= 0; /* fall through */
+   case S2OP: o->b = src32(a, in, in->b), ok = ok && o->b >= 0; /* fall through */
+   case S1OP: case S64_EXT: o->a = src32(a, in, in->a), ok = ok && o->a >= 0; break;
+   case S64_2: ok = src64(a, in, in->b, &o->b, &o->bh); /* fall through */
+   case S64_1: ok = src64(a, in, in->a, &o->a, &o->ah) && ok; break;
+   default: return false;
+   }
+   if (!ok)
+      return false;
+   o->d = vreg(a, d, true);
+   if (s == S64_2 || s == S64_1 || s == S64_EXT)
+      o->dh = d + 1 < ISA_MAX_VREGS ? vreg(a, d + 1, true) : -1;
+   else
+      o->dh = 0;
+   return o->d >= 0 && o->dh >= 0;
+}
+
+static void emit_icmp(struct emit *e, uint32_t mod, const struct ops *o)
+{
+   int a = o->a, b = o->b;
+   if (mod >= ISA_ICMP_LT_U) {   /* unsigned: compare with the sign bits flipped */
+      v3(e, VPXOR, S1, a, M(RDX, K_SIGN));
+      v3(e, VPXOR, S2, b, M(RDX, K_SIGN));
+      a = S1, b = S2;
+      mod -= ISA_ICMP_LT_U - ISA_ICMP_LT_S;
+   }
+   /* A mask of the comparison or of its negation, then 1 or 0 from it. */
+   bool negate = mod == ISA_ICMP_NE || mod == ISA_ICMP_LE_S || mod == ISA_ICMP_GE_S;
+   switch (mod) {
+   case ISA_ICMP_EQ: case ISA_ICMP_NE: v3(e, VPCMPEQD, S0, a, R(b)); break;
+   case ISA_ICMP_GT_S: case ISA_ICMP_LE_S: v3(e, VPCMPGTD, S0, a, R(b)); break;
+   default: v3(e, VPCMPGTD, S0, b, R(a)); break;   /* LT_S, GE_S */
+   }
+   if (negate)
+      v3(e, VPADDD, o->d, S0, M(RDX, K_ONE));   /* -1 -> 0, 0 -> 1 */
+   else
+      shift_imm(e, 2, o->d, S0, 31);
+}
+
+/* vcmpps predicates (Intel SDM, CMPPS): the quiet forms; exceptions are
+ * masked, so signalling does not matter. */
+static const uint8_t fcmp_pred[ISA_FCMP_UNO + 1] = {
+   [ISA_FCMP_OEQ] = 0x00, [ISA_FCMP_ONE] = 0x0c, [ISA_FCMP_OLT] = 0x11, [ISA_FCMP_OLE] = 0x12,
+   [ISA_FCMP_OGT] = 0x1e, [ISA_FCMP_OGE] = 0x1d, [ISA_FCMP_UEQ] = 0x08, [ISA_FCMP_UNE] = 0x04,
+   [ISA_FCMP_ULT] = 0x19, [ISA_FCMP_ULE] = 0x1a, [ISA_FCMP_UGT] = 0x16, [ISA_FCMP_UGE] = 0x15,
+   [ISA_FCMP_ORD] = 0x07, [ISA_FCMP_UNO] = 0x03,
+};
+
+/* 64-bit add or subtract on halves: the carry (borrow) of the low halves
+ * is an unsigned compare, done signed with the sign bits flipped. */
+static void emit_addsub64(struct emit *e, bool sub, const struct ops *o)
+{
+   if (!sub) {
+      v3(e, VPADDD, S0, o->a, R(o->b));        /* lo */
+      v3(e, VPXOR, S1, S0, M(RDX, K_SIGN));
+      v3(e, VPXOR, S2, o->a, M(RDX, K_SIGN));
+      v3(e, VPCMPGTD, S2, S2, R(S1));           /* carry: a.lo > lo, unsigned */
+      v3(e, VPADDD, S1, o->ah, R(o->bh));
+      v3(e, VPSUBD, S1, S1, R(S2));             /* minus -1 */
+   } else {
+      v3(e, VPSUBD, S0, o->a, R(o->b));
+      v3(e, VPXOR, S1, o->b, M(RDX, K_SIGN));
+      v3(e, VPXOR, S2, o->a, M(RDX, K_SIGN));
+      v3(e, VPCMPGTD, S2, S1, R(S2));           /* borrow: b.lo > a.lo, unsigned */
+      v3(e, VPSUBD, S1, o->ah, R(o->bh));
+      v3(e, VPADDD, S1, S1, R(S2));             /* plus -1 */
+   }
+   mov_ymm(e, o->d, S0);
+   mov_ymm(e, o->dh, S1);
+}
+
+static void emit_inst(struct emit *e, const struct isa_inst *in, const struct ops *o)
+{
+   int d = o->d, a = o->a, b = o->b, c = o->c;
+   switch ((enum isa_op)in->op) {
+   case ISA_OP_MOV: mov_ymm(e, d, a); break;
+   case ISA_OP_IADD: v3(e, VPADDD, d, a, R(b)); break;
+   case ISA_OP_ISUB: v3(e, VPSUBD, d, a, R(b)); break;
+   case ISA_OP_IMUL: v3(e, VPMULLD, d, a, R(b)); break;
+   case ISA_OP_IMAD:
+      v3(e, VPMULLD, S0, a, R(b));
+      v3(e, VPADDD, d, S0, R(c));
+      break;
+   case ISA_OP_INEG:
+      v3(e, VPXOR, S0, S0, R(S0));
+      v3(e, VPSUBD, d, S0, R(a));
+      break;
+   case ISA_OP_IABS: v2(e, VPABSD, d, R(a)); break;   /* |INT_MIN| = INT_MIN, as 0u - a */
+   case ISA_OP_IMIN_S: v3(e, VPMINSD, d, a, R(b)); break;
+   case ISA_OP_IMIN_U: v3(e, VPMINUD, d, a, R(b)); break;
+   case ISA_OP_IMAX_S: v3(e, VPMAXSD, d, a, R(b)); break;
+   case ISA_OP_IMAX_U: v3(e, VPMAXUD, d, a, R(b)); break;
+   case ISA_OP_AND: v3(e, VPAND, d, a, R(b)); break;
+   case ISA_OP_OR: v3(e, VPOR, d, a, R(b)); break;
+   case ISA_OP_XOR: v3(e, VPXOR, d, a, R(b)); break;
+   case ISA_OP_NOT:
+      v3(e, VPCMPEQD, S0, S0, R(S0));   /* all ones */
+      v3(e, VPXOR, d, a, R(S0));
+      break;
+   case ISA_OP_SHL: case ISA_OP_SHR_U: case ISA_OP_SHR_S: {
+      /* The count is b & 31 (hw_isa.h); the variable shifts take any count. */
+      struct vop op = in->op == ISA_OP_SHL ? VPSLLVD : in->op == ISA_OP_SHR_U ? VPSRLVD : VPSRAVD;
+      v3(e, VPAND, S0, b, M(RDX, K_31));
+      v3(e, op, d, a, R(S0));
+      break;
+   }
+   case ISA_OP_ICMP: emit_icmp(e, in->mod, o); break;
+   case ISA_OP_FADD: v3(e, VADDPS, d, a, R(b)); break;
+   case ISA_OP_FSUB: v3(e, VSUBPS, d, a, R(b)); break;
+   case ISA_OP_FMUL: v3(e, VMULPS, d, a, R(b)); break;
+   case ISA_OP_FDIV: v3(e, VDIVPS, d, a, R(b)); break;
+   case ISA_OP_FFMA:   /* d = a * b + c, one rounding, as fmaf */
+      mov_ymm(e, S0, c);
+      v3(e, VFMADD231PS, S0, a, R(b));
+      mov_ymm(e, d, S0);
+      break;
+   case ISA_OP_FNEG: v3(e, VXORPS, d, a, M(RDX, K_SIGN)); break;
+   case ISA_OP_FABS: v3(e, VANDPS, d, a, M(RDX, K_ABS)); break;
+   case ISA_OP_FSQRT: v2(e, VSQRTPS, d, R(a)); break;
+   case ISA_OP_I2F_S: v2(e, VCVTDQ2PS, d, R(a)); break;
+   case ISA_OP_FCMP:
+      v3(e, VCMPPS, S0, a, R(b));
+      byte(e, fcmp_pred[in->mod]);
+      shift_imm(e, 2, d, S0, 31);
+      break;
+   case ISA_OP_SEL:   /* a ? b : c: c where a == 0 */
+      v3(e, VPXOR, S0, S0, R(S0));
+      v3(e, VPCMPEQD, S0, a, R(S0));
+      v3(e, VPBLENDVB, d, b, R(c));
+      byte(e, (uint8_t)(S0 << 4));
+      break;
+   case ISA_OP_IADD64: emit_addsub64(e, false, o); break;
+   case ISA_OP_ISUB64: emit_addsub64(e, true, o); break;
+   case ISA_OP_MOV64:   /* the pairs may overlap: both halves read first */
+      mov_ymm(e, S0, a);
+      mov_ymm(e, S1, o->ah);
+      mov_ymm(e, d, S0);
+      mov_ymm(e, o->dh, S1);
+      break;
+   case ISA_OP_ZEXT64: case ISA_OP_SEXT64:
+      if (in->op == ISA_OP_SEXT64)
+         shift_imm(e, 4, S1, a, 31);
+      else
+         v3(e, VPXOR, S1, S1, R(S1));
+      mov_ymm(e, d, a);
+      mov_ymm(e, o->dh, S1);
+      break;
+   default:
+      break;   /* shape_of() admits only the cases above */
+   }
+}
+
+/* ---- blocks -------------------------------------------------------------------- */
+
+/* The longest run from code[pc] that fits the held registers; 0 if
+ * code[pc] is not compiled. */
+static uint32_t plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, struct alloc *a)
+{
+   memset(a, 0, sizeof(*a));
+   memset(a->vreg, -1, sizeof(a->vreg));
+   uint32_t len = 0;
+   for (; pc + len < n; len++) {
+      struct alloc before = *a;
+      struct ops o;
+      if (!assign(a, &code[pc + len].in, &o)) {
+         *a = before;
+         break;
+      }
+   }
+   return len;
+}
+
+static void emit_konsts(struct emit *e, const struct alloc *a)
+{
+   for (uint32_t i = 0; i < a->nk; i++) {
+      int y = YMM_HELD - 1 - (int)i;
+      if (a->k[i].uniform) {
+         v2(e, VPBROADCASTD, y, M(RSI, (int32_t)(4 * a->k[i].value)));
+      } else {
+         byte(e, 0xb8);   /* mov eax, imm32 */
+         dword(e, a->k[i].value);
+         vex(e, VMOVD, false, y, 0, R(RAX));
+         v2(e, VPBROADCASTD, y, R(y));
+      }
+   }
+}
+
+/* The registers the run keeps: chunk c of register r is at
+ * [rdi + r * W * 4 + c * 32]. */
+static void move_vregs(struct emit *e, const struct alloc *a, const uint64_t *which, uint32_t w,
+                       uint32_t c, bool store)
+{
+   for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
+      if (bit(which, r))
+         v2(e, store ? VMOVDQU_STORE : VMOVDQU_LOAD, a->vreg[r],
+            M(RDI, (int32_t)(r * w * 4 + c * 32)));
+   }
+}
+
+/*
+ * One block: fn(v = rdi, u = rsi).
+ *       mov rdx, consts; the broadcasts
+ *       for each chunk of eight lanes: loads; the run; stores
+ *       vzeroupper; ret
+ * The chunks are unrolled: a short run then costs no loop, and each
+ * chunk's registers are constant displacements from rdi.
+ */
+static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc, uint32_t len,
+                       const struct alloc *planned, uint32_t w)
+{
+   byte(e, 0x48), byte(e, 0xba);   /* mov rdx, imm64 */
+   uint64_t k = (uint64_t)(uintptr_t)consts;
+   put(e, &k, 8);
+   emit_konsts(e, planned);
+   for (uint32_t c = 0; c < w / 8; c++) {
+      move_vregs(e, planned, planned->live_in, w, c, false);
+      /* The same assignment again, instruction by instruction, for the
+       * operands' registers (assign() is deterministic). */
+      struct alloc a;
+      memset(&a, 0, sizeof(a));
+      memset(a.vreg, -1, sizeof(a.vreg));
+      for (uint32_t i = 0; i < len; i++) {
+         struct ops o;
+         assign(&a, &code[pc + i].in, &o);
+         emit_inst(e, &code[pc + i].in, &o);
+      }
+      move_vregs(e, planned, planned->written, w, c, true);
+   }
+   byte(e, 0xc5), byte(e, 0xf8), byte(e, 0x77);   /* vzeroupper */
+   byte(e, 0xc3);                                 /* ret */
+}
+
+static void *executable(const struct emit *e, size_t *size)
+{
+   size_t page = (size_t)sysconf(_SC_PAGESIZE);
+   *size = (e->len + page - 1) / page * page;
+   void *m = mmap(NULL, *size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+   if (m == MAP_FAILED)
+      return NULL;
+   memcpy(m, e->b, e->len);
+   /* Written, then made executable and read-only (never both writable and
+    * executable). */
+   if (mprotect(m, *size, PROT_READ | PROT_EXEC) != 0) {
+      munmap(m, *size);
+      return NULL;
+   }
+   return m;
+}
+
+/* Where each block's code starts, and the instruction it replaces. */
+struct pending {
+   size_t offset;
+   uint32_t pc;
+};
+
+/* Compiles every run; false when out of memory. */
+static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, struct emit *e,
+                         struct hw_jit_block **b, struct pending **at, uint32_t *count)
+{
+   uint32_t cap = 0;
+   for (uint32_t pc = 0; pc < n;) {
+      struct alloc a;
+      uint32_t len = plan(code, pc, n, &a);
+      if (!len) {
+         pc++;
+         continue;
+      }
+      if (*count == cap) {
+         cap = cap ? 2 * cap : 16;
+         void *nb = realloc(*b, cap * sizeof(**b));
+         if (nb)
+            *b = nb;
+         void *na = nb ? realloc(*at, cap * sizeof(**at)) : NULL;
+         if (na)
+            *at = na;
+         if (!nb || !na)
+            return false;
+      }
+      (*at)[*count] = (struct pending){e->len, pc};
+      (*b)[(*count)++] = (struct hw_jit_block){NULL, code[pc].handler, len};
+      emit_block(e, code, pc, len, &a, w);
+      pc += len;
+   }
+   return !e->oom;
+}
+
+struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
+                              const void *jit_label, uint32_t *blocks)
+{
+   *blocks = 0;
+   struct emit e = {0};
+   struct hw_jit_block *b = NULL;
+   struct pending *at = NULL;
+   uint32_t count = 0;
+   struct hw_jit *j = NULL;
+   if (compile_runs(code, n, w, &e, &b, &at, &count) && count)
+      j = calloc(1, sizeof(*j));
+   if (j)
+      j->mem = executable(&e, &j->size);
+   if (j && !j->mem) {
+      static atomic_bool warned;
+      if (!atomic_exchange(&warned, true))
+         SG_LOG(SG_LOG_WARN, SG_AREA_EU,
+                "no executable memory for compiled ALU runs: programs are interpreted");
+      free(j);
+      j = NULL;
+   }
+   if (j) {
+      j->blocks = b;
+      j->count = count;
+      for (uint32_t i = 0; i < count; i++) {
+         void *entry = (uint8_t *)j->mem + at[i].offset;
+         memcpy(&b[i].fn, &entry, sizeof(entry));   /* POSIX: code addresses are data pointers */
+         code[at[i].pc].handler = jit_label;
+         code[at[i].pc].jit = &b[i];
+      }
+      *blocks = count;
+   } else {
+      free(b);
+   }
+   free(at);
+   free(e.b);
+   return j;
+}
+
+#else /* not x86-64: everything is interpreted */
+
+bool hw_jit_supported(void) { return false; }
+
+struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
+                              const void *jit_label, uint32_t *blocks)
+{
+   (void)code, (void)n, (void)w, (void)jit_label;
+   *blocks = 0;
+   return NULL;
+}
+
+#endif

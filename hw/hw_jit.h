@@ -1,0 +1,52 @@
+/*
+ * The execution units' native tier: runs of vector ALU instructions
+ * compiled to x86-64 AVX2 code when a program is decoded.
+ *
+ * The interpreter stays the reference and runs everything else. A block
+ * replaces a run of consecutive ALU instructions whose destinations are
+ * vector registers; the run's first instruction gets the interpreter's
+ * JIT handler, which calls the block when every lane of the warp runs and
+ * otherwise goes on with that instruction's own handler (the rest of the
+ * run keeps its handlers, so jumps into the middle of a run and partial
+ * warps are interpreted as before). ALU instructions cannot fault, so a
+ * block has no exits but its end.
+ *
+ * A block works lane-chunk by lane-chunk: eight lanes at a time it loads
+ * the registers the run reads before writing into AVX registers, computes
+ * the whole run there, and stores the registers it wrote. That is exact
+ * because an ALU instruction's lane l reads only lane l of its sources.
+ * Results are bit for bit the interpreter's, NaNs aside (any NaN for a
+ * NaN, as the ISA says).
+ */
+#ifndef HW_JIT_H
+#define HW_JIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct hw_dinst;
+
+/* A compiled run: fn(v, u) runs it on a warp's vector registers v
+ * ([reg][W]) and uniform registers u, all lanes. */
+struct hw_jit_block {
+   void (*fn)(uint32_t *v, const uint32_t *u);
+   const void *handler;   /* the run's first instruction's own handler */
+   uint32_t count;        /* instructions the block replaces */
+};
+
+/* Whether this host can run compiled blocks (x86-64 with AVX2 and FMA). */
+bool hw_jit_supported(void);
+
+/*
+ * Compiles the runs of code[0..n) (a decoded program of warp width w) that
+ * the native tier handles; each run's first instruction gets handler
+ * jit_label and its block in .jit. Returns the program's compiled code, to
+ * free with hw_jit_free, or NULL when nothing was compiled (no such run,
+ * or no executable memory: then the program is interpreted, as before).
+ * *blocks receives the number of blocks.
+ */
+struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
+                              const void *jit_label, uint32_t *blocks);
+void hw_jit_free(struct hw_jit *j);
+
+#endif

@@ -1,0 +1,297 @@
+/*
+ * test_eu_jit: the execution units' compiled ALU runs (hw/hw_jit.h)
+ * against the interpreter, which is their reference.
+ *
+ * Pins down:
+ * - the native tier is used where the host has it (x86-64 with AVX2 and
+ *   FMA, not SOFTGPU_INTERP=generic): a program's ALU runs are compiled
+ *   (the jit_blocks counter), and a GPU configured interpret_only (what
+ *   SOFTGPU_JIT=0 sets) compiles none;
+ * - random programs of every compiled instruction (32-bit integer and
+ *   float arithmetic, comparisons of every modifier, selects, conversions,
+ *   64-bit add, subtract, move and extensions on register pairs), with
+ *   vector, uniform and immediate sources, destinations aliasing sources,
+ *   more registers than a block holds (so runs split), instructions the
+ *   tier does not compile in between, and a divergent IF whose partial
+ *   warps interpret the compiled runs inside it: every register at the end
+ *   is the interpreter's, bit for bit (floats: any NaN for a NaN), at every
+ *   warp width, in CTAs of 100 invocations (a partial last warp);
+ * - the inputs are the edge values: zero, negative zero, denormals,
+ *   infinities, NaN, INT_MIN, INT_MAX, shift counts past 31, all ones.
+ */
+#include <stdlib.h>
+
+#include "eut.h"
+
+#define CTA 100u
+#define GROUPS 3u
+#define N (CTA * GROUPS)
+#define FREG 10u          /* float registers v10..v21 */
+#define FCOUNT 12u
+#define IREG 22u          /* integer registers v22..v37 */
+#define ICOUNT 16u
+#define REGS (FCOUNT + ICOUNT)
+#define PROGRAMS 24u      /* per warp width */
+#define BODY 48u          /* instructions per program */
+
+static const uint32_t float_edges[] = {
+   0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x3f000000u, 0x40400000u,
+   0x7149f2cau, 0xf149f2cau, 0x00000001u, 0x807fffffu, 0x7f800000u, 0xff800000u,
+   0x7fc00000u, 0x3fc00000u, 0x4b800001u, 0xcf000000u, 0x4f000000u, 0x42f6e979u,
+};
+static const uint32_t int_edges[] = {
+   0u, 1u, 2u, 31u, 32u, 33u, 63u, 64u, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu,
+   0x12345678u, 0x0000ffffu, 0xffff0000u, 100u,
+};
+#define EDGES(a) (sizeof(a) / sizeof((a)[0]))
+
+static uint32_t pick(uint64_t *rng, uint32_t n) { return (uint32_t)(eut_rand(rng) % n); }
+
+static uint32_t input(uint64_t *rng, bool is_float)
+{
+   if (pick(rng, 4) == 0)
+      return (uint32_t)eut_rand(rng);
+   return is_float ? float_edges[pick(rng, EDGES(float_edges))]
+                   : int_edges[pick(rng, EDGES(int_edges))];
+}
+
+/* A source operand of a float or integer instruction; *imm is the
+ * instruction's one immediate (every immediate operand of an instruction
+ * is the same value). */
+static void source(struct eut_text *t, uint64_t *rng, bool is_float, uint32_t imm)
+{
+   uint32_t r = pick(rng, 10);
+   if (r == 0)
+      eut_text_add(t, ", u%u", is_float ? 6 + pick(rng, 2) : 4 + pick(rng, 2));
+   else if (r == 1)
+      eut_text_add(t, ", #0x%08x", imm);
+   else if (is_float)
+      eut_text_add(t, ", v%u", FREG + pick(rng, FCOUNT));
+   else
+      eut_text_add(t, ", v%u", IREG + pick(rng, ICOUNT));
+}
+
+static void float_op(struct eut_text *t, uint64_t *rng)
+{
+   static const char *const ops[] = {"fadd", "fsub", "fmul", "fdiv", "ffma", "fneg",
+                                     "fabs", "fsqrt", "mov", "i2f_s", "sel"};
+   const char *op = ops[pick(rng, EDGES(ops))];
+   uint32_t imm = input(rng, true), srcs = 2;
+   eut_text_add(t, "%s v%u", op, FREG + pick(rng, FCOUNT));
+   if (!strcmp(op, "ffma"))
+      srcs = 3;
+   else if (!strcmp(op, "fneg") || !strcmp(op, "fabs") || !strcmp(op, "fsqrt") ||
+            !strcmp(op, "mov"))
+      srcs = 1;
+   if (!strcmp(op, "i2f_s")) {
+      source(t, rng, false, input(rng, false));
+      srcs = 0;
+   } else if (!strcmp(op, "sel")) {
+      source(t, rng, false, imm);   /* the condition, an integer */
+      srcs = 2;
+   }
+   for (uint32_t k = 0; k < srcs; k++)
+      source(t, rng, true, imm);
+   eut_text_add(t, "\n");
+}
+
+/* A register pair in the integer registers (its high half included). */
+static uint32_t pair(uint64_t *rng) { return IREG + pick(rng, ICOUNT - 1); }
+
+static void pair_source(struct eut_text *t, uint64_t *rng, uint32_t imm)
+{
+   uint32_t r = pick(rng, 8);
+   if (r == 0)
+      eut_text_add(t, ", u4");
+   else if (r == 1)
+      eut_text_add(t, ", #0x%08x", imm);
+   else
+      eut_text_add(t, ", v%u", pair(rng));
+}
+
+static void int_op(struct eut_text *t, uint64_t *rng)
+{
+   static const char *const ops[] = {
+      "iadd", "isub", "imul", "imin_s", "imin_u", "imax_s", "imax_u", "and", "or", "xor",
+      "shl", "shr_u", "shr_s", "ineg", "iabs", "not", "mov", "imad", "sel", "icmp", "fcmp",
+      "iadd64", "isub64", "mov64", "zext64", "sext64"};
+   static const char *const icmp[] = {"eq", "ne", "lt_s", "le_s", "gt_s",
+                                      "ge_s", "lt_u", "le_u", "gt_u", "ge_u"};
+   static const char *const fcmp[] = {"oeq", "one", "olt", "ole", "ogt", "oge", "ueq",
+                                      "une", "ult", "ule", "ugt", "uge", "ord", "uno"};
+   const char *op = ops[pick(rng, EDGES(ops))];
+   uint32_t imm = input(rng, false);
+   if (!strcmp(op, "icmp") || !strcmp(op, "fcmp")) {
+      bool f = op[0] == 'f';
+      eut_text_add(t, "%s.%s v%u", op, f ? fcmp[pick(rng, EDGES(fcmp))] : icmp[pick(rng, EDGES(icmp))],
+                   IREG + pick(rng, ICOUNT));
+      uint32_t k_imm = f ? input(rng, true) : imm;
+      source(t, rng, f, k_imm);
+      source(t, rng, f, k_imm);
+   } else if (strstr(op, "64")) {
+      eut_text_add(t, "%s v%u", op, pair(rng));
+      if (!strcmp(op, "zext64") || !strcmp(op, "sext64")) {
+         source(t, rng, false, imm);
+      } else {
+         pair_source(t, rng, imm);
+         if (op[1] != 'o')   /* not mov64 */
+            pair_source(t, rng, imm);
+      }
+   } else {
+      uint32_t srcs = !strcmp(op, "imad") || !strcmp(op, "sel") ? 3
+                      : !strcmp(op, "ineg") || !strcmp(op, "iabs") || !strcmp(op, "not") ||
+                              !strcmp(op, "mov")
+                         ? 1
+                         : 2;
+      eut_text_add(t, "%s v%u", op, IREG + pick(rng, ICOUNT));
+      for (uint32_t k = 0; k < srcs; k++)
+         source(t, rng, false, imm);
+   }
+   eut_text_add(t, "\n");
+}
+
+/* An instruction the tier does not compile: it ends a run. */
+static void other_op(struct eut_text *t, uint64_t *rng)
+{
+   switch (pick(rng, 3)) {
+   case 0: eut_text_add(t, "imulhi_u v%u, v%u, v%u\n", IREG + pick(rng, ICOUNT),
+                        IREG + pick(rng, ICOUNT), IREG + pick(rng, ICOUNT)); break;
+   case 1: eut_text_add(t, "iadd u5, u5, #7\n"); break;
+   default: eut_text_add(t, "fmin v%u, v%u, v%u\n", FREG + pick(rng, FCOUNT),
+                         FREG + pick(rng, FCOUNT), FREG + pick(rng, FCOUNT)); break;
+   }
+}
+
+static void body(struct eut_text *t, uint64_t *rng, uint32_t count)
+{
+   for (uint32_t i = 0; i < count; i++) {
+      uint32_t r = pick(rng, 20);
+      if (r == 0)
+         other_op(t, rng);
+      else if (r < 9)
+         float_op(t, rng);
+      else
+         int_op(t, rng);
+   }
+}
+
+/*
+ * The program: every invocation loads its REGS registers, runs the body
+ * (part of it under an IF on odd invocations), stores them. Root table:
+ * input VA, output VA, u4:u5 (integers), u6:u7 (floats).
+ */
+static char *random_program(uint32_t w, uint64_t *rng)
+{
+   struct eut_text t = {0};
+   eut_text_add(&t, ".warp %u\n"
+                    "ldr.b64 u0 +0\nldr.b64 u2 +8\nldr.b64 u4 +16\nldr.b64 u6 +24\n"
+                    "s2r.local_index v0\ns2r.group_id_x u8\ns2r.group_size_x u9\n"
+                    "imad v1, u8, u9, v0\nimul v2, v1, #%u\nzext64 v4, v2\n"
+                    "iadd64 v6, v4, u0\niadd64 v8, v4, u2\nand v3, v0, #1\n",
+                w, REGS * 4);
+   for (uint32_t r = 0; r < REGS; r++)
+      eut_text_add(&t, "ldg.b32 v%u, v6 +%u\n", FREG + r, 4 * r);
+   body(&t, rng, BODY / 2);
+   eut_text_add(&t, "if _, v3 @odd_end\n");
+   body(&t, rng, BODY / 4);
+   eut_text_add(&t, "odd_end: endif\n");
+   body(&t, rng, BODY / 4);
+   for (uint32_t r = 0; r < REGS; r++)
+      eut_text_add(&t, "stg.b32 _, v8, v%u +%u\n", FREG + r, 4 * r);
+   eut_text_add(&t, "exit\n");
+   return t.s;
+}
+
+static bool is_nan(uint32_t x) { return (x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu); }
+
+/* Runs one program on a GPU; returns its output (REGS words per invocation). */
+static const uint32_t *run(struct eut *t, const char *text, const uint32_t *in,
+                           const uint32_t *uniforms)
+{
+   uint64_t prog = eut_program(t, text);
+   uint64_t in_va = eut_alloc(t, 4ull * N * REGS, 64), out_va = eut_alloc(t, 4ull * N * REGS, 64);
+   memcpy(eut_ptr(t, in_va), in, 4ull * N * REGS);
+   uint64_t root[4] = {in_va, out_va, uniforms[0] | (uint64_t)uniforms[1] << 32,
+                       uniforms[2] | (uint64_t)uniforms[3] << 32};
+   eut_run(t, &(struct eut_launch){.program = prog, .grid = {GROUPS}, .size = {CTA},
+                                   .root = eut_root(t, root, 4)}, "random ALU program");
+   return eut_ptr(t, out_va);
+}
+
+static bool jit_expected(void)
+{
+#if defined(__x86_64__)
+   const char *interp = getenv("SOFTGPU_INTERP");
+   __builtin_cpu_init();
+   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+          !(interp && !strcmp(interp, "generic"));
+#else
+   return false;
+#endif
+}
+
+static void init_pair(struct eut *jit, struct eut *ref)
+{
+   eut_init(jit, NULL);
+   struct hw_gpu_config cfg;
+   eut_config(&cfg);
+   cfg.interpret_only = true;
+   eut_init(ref, &cfg);
+}
+
+static uint64_t blocks_of(struct eut *t)
+{
+   struct hw_gpu_stats s;
+   hw_gpu_get_stats(t->gpu, &s);
+   return s.jit_blocks;
+}
+
+static void test_random_programs(void)
+{
+   uint64_t rng = 0x5eed1234abcdull;
+   uint32_t *in = malloc(4ull * N * REGS);
+   HWT_REQUIRE(in, "out of memory");
+   uint32_t reported = 0;
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      struct eut jit, ref;
+      init_pair(&jit, &ref);
+      for (uint32_t p = 0; p < PROGRAMS; p++) {
+         char *text = random_program(w, &rng);
+         for (uint32_t i = 0; i < N * REGS; i++)
+            in[i] = input(&rng, i % REGS < FCOUNT);
+         uint32_t uniforms[4] = {input(&rng, false), input(&rng, false), input(&rng, true),
+                                 input(&rng, true)};
+         const uint32_t *got = run(&jit, text, in, uniforms);
+         const uint32_t *want = run(&ref, text, in, uniforms);
+         uint32_t bad = 0;
+         for (uint32_t i = 0; i < N * REGS; i++) {
+            bool is_float = i % REGS < FCOUNT;
+            if (got[i] == want[i] || (is_float && is_nan(got[i]) && is_nan(want[i])))
+               continue;
+            if (!bad++ && reported++ < 3)
+               HWT_CHECK(false, "W=%u program %u: invocation %u v%u = 0x%08x, interpreter "
+                         "0x%08x; program:\n%s", w, p, i / REGS, FREG + i % REGS, got[i],
+                         want[i], text);
+         }
+         HWT_CHECK(!bad, "W=%u program %u: %u registers differ from the interpreter's", w, p,
+                   bad);
+         free(text);
+      }
+      uint64_t compiled = blocks_of(&jit), interpreted = blocks_of(&ref);
+      HWT_CHECK(jit_expected() ? compiled >= PROGRAMS : compiled == 0,
+                "W=%u: %llu runs compiled (native tier %s)", w, (unsigned long long)compiled,
+                jit_expected() ? "expected" : "not expected");
+      HWT_CHECK(interpreted == 0, "W=%u: the interpret-only GPU compiled %llu runs", w,
+                (unsigned long long)interpreted);
+      eut_fini(&jit);
+      eut_fini(&ref);
+   }
+   free(in);
+}
+
+int main(void)
+{
+   HWT_RUN(test_random_programs);
+   return hwt_finish();
+}
