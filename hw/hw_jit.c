@@ -66,7 +66,7 @@ static void put(struct emit *e, const void *p, size_t n)
 static void byte(struct emit *e, uint8_t x) { put(e, &x, 1); }
 static void dword(struct emit *e, uint32_t x) { put(e, &x, 4); }   /* x86 is little endian */
 
-enum { RAX = 0, RDX = 2, RSI = 6, RDI = 7 };
+enum { RAX = 0, RCX = 1, RDX = 2, RSI = 6, RDI = 7 };
 
 /* An r/m operand: a register (ymm or general), or memory at [base + disp]. */
 struct rm {
@@ -156,6 +156,7 @@ enum { YMM_HELD = 13, S0 = 13, S1 = 14, S2 = 15 };
 
 struct konst {
    bool uniform;     /* u[value], else the immediate value */
+   uint8_t version;  /* uniform: after this many writes to u[value] in the run */
    uint32_t value;
 };
 
@@ -165,20 +166,25 @@ struct alloc {
    uint32_t nv, nk;
    uint64_t live_in[ISA_MAX_VREGS / 64];   /* read before written: loaded per chunk */
    uint64_t written[ISA_MAX_VREGS / 64];   /* stored per chunk */
+   uint8_t uwrites[ISA_MAX_UREGS];         /* writes to each uniform register so far */
+   bool vector;                            /* the run has a vector instruction */
 };
 
 static bool bit(const uint64_t *b, uint32_t i) { return (b[i / 64] >> (i % 64)) & 1; }
 static void set(uint64_t *b, uint32_t i) { b[i / 64] |= UINT64_C(1) << (i % 64); }
 
+/* A uniform register's value as of this point of the run (uniform
+ * instructions earlier in the run may have written it), or an immediate. */
 static int konst(struct alloc *a, bool uniform, uint32_t value)
 {
+   uint8_t version = uniform ? a->uwrites[value] : 0;
    for (uint32_t i = 0; i < a->nk; i++) {
-      if (a->k[i].uniform == uniform && a->k[i].value == value)
+      if (a->k[i].uniform == uniform && a->k[i].value == value && a->k[i].version == version)
          return YMM_HELD - 1 - (int)i;
    }
    if (a->nv + a->nk >= YMM_HELD)
       return -1;
-   a->k[a->nk] = (struct konst){uniform, value};
+   a->k[a->nk] = (struct konst){uniform, version, value};
    return YMM_HELD - 1 - (int)a->nk++;
 }
 
@@ -228,10 +234,37 @@ static bool src64(struct alloc *a, const struct isa_inst *in, uint16_t o, int *l
 
 /* How an instruction's operands are shaped, or NONE if the tier does not
  * compile it. */
-enum shape { NONE, S1OP, S2OP, S3OP, S64_2, S64_1, S64_EXT };
+enum shape { NONE, S1OP, S2OP, S3OP, S64_2, S64_1, S64_EXT, SUNI };
+
+/* A uniform instruction the tier runs as one scalar operation: a uniform
+ * destination, uniform or immediate sources. */
+static bool uniform_op(const struct isa_inst *in)
+{
+   switch ((enum isa_op)in->op) {
+   case ISA_OP_MOV: case ISA_OP_IADD: case ISA_OP_ISUB: case ISA_OP_IMUL: case ISA_OP_IMAD:
+   case ISA_OP_AND: case ISA_OP_OR: case ISA_OP_XOR: case ISA_OP_SHL: case ISA_OP_SHR_U:
+   case ISA_OP_SHR_S:
+      break;
+   case ISA_OP_ICMP:
+      if (in->mod >= ISA_ICMP_COUNT)
+         return false;
+      break;
+   default:
+      return false;
+   }
+   const uint16_t src[3] = {in->a, in->b, in->c};
+   for (uint32_t k = 0; k < isa_op_info[in->op].sources; k++) {
+      enum isa_operand_kind kind = isa_opnd_kind(src[k]);
+      if (kind != ISA_OPND_UREG && kind != ISA_OPND_IMM)
+         return false;
+   }
+   return true;
+}
 
 static enum shape shape_of(const struct isa_inst *in)
 {
+   if (isa_opnd_kind(in->dst) == ISA_OPND_UREG)
+      return uniform_op(in) ? SUNI : NONE;
    if (isa_opnd_kind(in->dst) != ISA_OPND_VREG)
       return NONE;
    switch ((enum isa_op)in->op) {
@@ -273,6 +306,13 @@ static bool assign(struct alloc *a, const struct isa_inst *in, struct ops *o)
    enum shape s = shape_of(in);
    uint32_t d = isa_opnd_index(in->dst);
    bool ok = true;
+   if (s == SUNI) {   /* runs once, before the chunks: no ymm */
+      if (a->uwrites[d] == UINT8_MAX)
+         return false;
+      a->uwrites[d]++;
+      return true;
+   }
+   a->vector = true;
    switch (s) {
    case S3OP: o->c = src32(a, in, in->c), ok = ok && o->c >= 0; /* fall through */
    case S2OP: o->b = src32(a, in, in->b), ok = ok && o->b >= 0; /* fall through */
@@ -428,14 +468,16 @@ static void emit_inst(struct emit *e, const struct isa_inst *in, const struct op
 
 /* ---- blocks -------------------------------------------------------------------- */
 
-/* The longest run from code[pc] that fits the held registers; 0 if
- * code[pc] is not compiled. */
-static uint32_t plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, struct alloc *a)
+/* The longest run from code[pc] that fits the held registers and that no
+ * jump enters past its start (targets: bit pc of starts); 0 if code[pc] is
+ * not compiled. */
+static uint32_t plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uint64_t *starts,
+                     struct alloc *a)
 {
    memset(a, 0, sizeof(*a));
    memset(a->vreg, -1, sizeof(a->vreg));
    uint32_t len = 0;
-   for (; pc + len < n; len++) {
+   for (; pc + len < n && (len == 0 || !bit(starts, pc + len)); len++) {
       struct alloc before = *a;
       struct ops o;
       if (!assign(a, &code[pc + len].in, &o)) {
@@ -446,10 +488,18 @@ static uint32_t plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, struc
    return len;
 }
 
-static void emit_konsts(struct emit *e, const struct alloc *a)
+/* Broadcasts the held operands: the immediates and the uniform registers'
+ * values before the run's first write to them (uniform true, version 0),
+ * or the values of one uniform register after its version-th write. */
+static void emit_konsts(struct emit *e, const struct alloc *a, bool first, uint32_t ureg,
+                        uint8_t version)
 {
    for (uint32_t i = 0; i < a->nk; i++) {
       int y = YMM_HELD - 1 - (int)i;
+      bool now = first ? !a->k[i].uniform || a->k[i].version == 0
+                       : a->k[i].uniform && a->k[i].value == ureg && a->k[i].version == version;
+      if (!now)
+         continue;
       if (a->k[i].uniform) {
          v2(e, VPBROADCASTD, y, M(RSI, (int32_t)(4 * a->k[i].value)));
       } else {
@@ -458,6 +508,73 @@ static void emit_konsts(struct emit *e, const struct alloc *a)
          vex(e, VMOVD, false, y, 0, R(RAX));
          v2(e, VPBROADCASTD, y, R(y));
       }
+   }
+}
+
+/* eax or ecx = a uniform or immediate operand. */
+static void load_scalar(struct emit *e, int reg, const struct isa_inst *in, uint16_t o)
+{
+   if (isa_opnd_kind(o) == ISA_OPND_UREG) {
+      byte(e, 0x8b);   /* mov r32, [rsi + disp] */
+      modrm(e, reg, M(RSI, (int32_t)(4 * isa_opnd_index(o))));
+   } else {
+      byte(e, (uint8_t)(0xb8 + reg));   /* mov r32, imm32 */
+      dword(e, in->imm);
+   }
+}
+
+/* A uniform instruction as scalar code on u[] (rsi): eax = a <op> ecx = b,
+ * stored to u[dst]. x86 masks shift counts to 5 bits, as the ISA does. */
+static void emit_uniform(struct emit *e, const struct isa_inst *in)
+{
+   /* setcc of each comparison: e, ne, l, le, g, ge, b, be, a, ae */
+   static const uint8_t setcc[ISA_ICMP_COUNT] = {0x94, 0x95, 0x9c, 0x9e, 0x9f,
+                                                 0x9d, 0x92, 0x96, 0x97, 0x93};
+   load_scalar(e, RAX, in, in->a);
+   if (in->op != ISA_OP_MOV)
+      load_scalar(e, RCX, in, in->b);
+   switch ((enum isa_op)in->op) {
+   case ISA_OP_IADD: byte(e, 0x01), modrm(e, RCX, R(RAX)); break;
+   case ISA_OP_ISUB: byte(e, 0x29), modrm(e, RCX, R(RAX)); break;
+   case ISA_OP_AND: byte(e, 0x21), modrm(e, RCX, R(RAX)); break;
+   case ISA_OP_OR: byte(e, 0x09), modrm(e, RCX, R(RAX)); break;
+   case ISA_OP_XOR: byte(e, 0x31), modrm(e, RCX, R(RAX)); break;
+   case ISA_OP_IMUL: case ISA_OP_IMAD:
+      byte(e, 0x0f), byte(e, 0xaf), modrm(e, RAX, R(RCX));   /* imul eax, ecx */
+      if (in->op == ISA_OP_IMAD) {
+         load_scalar(e, RCX, in, in->c);
+         byte(e, 0x01), modrm(e, RCX, R(RAX));
+      }
+      break;
+   case ISA_OP_SHL: byte(e, 0xd3), modrm(e, 4, R(RAX)); break;     /* shl eax, cl */
+   case ISA_OP_SHR_U: byte(e, 0xd3), modrm(e, 5, R(RAX)); break;   /* shr eax, cl */
+   case ISA_OP_SHR_S: byte(e, 0xd3), modrm(e, 7, R(RAX)); break;   /* sar eax, cl */
+   case ISA_OP_ICMP:
+      byte(e, 0x39), modrm(e, RCX, R(RAX));                  /* cmp eax, ecx */
+      byte(e, 0x0f), byte(e, setcc[in->mod]), modrm(e, 0, R(RAX));
+      byte(e, 0x0f), byte(e, 0xb6), modrm(e, RAX, R(RAX));   /* movzx eax, al */
+      break;
+   default:
+      break;   /* MOV: eax is the value */
+   }
+   byte(e, 0x89);   /* mov [rsi + disp], eax */
+   modrm(e, RAX, M(RSI, (int32_t)(4 * isa_opnd_index(in->dst))));
+}
+
+/* The uniform instructions, in order, each followed by the broadcasts of
+ * the value it wrote that the vector instructions after it read. */
+static void emit_prologue(struct emit *e, const struct hw_dinst *code, uint32_t pc, uint32_t len,
+                          const struct alloc *planned)
+{
+   emit_konsts(e, planned, true, 0, 0);
+   uint8_t writes[ISA_MAX_UREGS] = {0};
+   for (uint32_t i = 0; i < len; i++) {
+      const struct isa_inst *in = &code[pc + i].in;
+      if (shape_of(in) != SUNI)
+         continue;
+      emit_uniform(e, in);
+      uint32_t d = isa_opnd_index(in->dst);
+      emit_konsts(e, planned, false, d, ++writes[d]);
    }
 }
 
@@ -475,7 +592,7 @@ static void move_vregs(struct emit *e, const struct alloc *a, const uint64_t *wh
 
 /*
  * One block: fn(v = rdi, u = rsi).
- *       mov rdx, consts; the broadcasts
+ *       mov rdx, consts; the uniform instructions and the broadcasts
  *       for each chunk of eight lanes: loads; the run; stores
  *       vzeroupper; ret
  * The chunks are unrolled: a short run then costs no loop, and each
@@ -487,7 +604,7 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    byte(e, 0x48), byte(e, 0xba);   /* mov rdx, imm64 */
    uint64_t k = (uint64_t)(uintptr_t)consts;
    put(e, &k, 8);
-   emit_konsts(e, planned);
+   emit_prologue(e, code, pc, len, planned);
    for (uint32_t c = 0; c < w / 8; c++) {
       move_vregs(e, planned, planned->live_in, w, c, false);
       /* The same assignment again, instruction by instruction, for the
@@ -497,8 +614,8 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
       memset(a.vreg, -1, sizeof(a.vreg));
       for (uint32_t i = 0; i < len; i++) {
          struct ops o;
-         assign(&a, &code[pc + i].in, &o);
-         emit_inst(e, &code[pc + i].in, &o);
+         if (assign(&a, &code[pc + i].in, &o) && shape_of(&code[pc + i].in) != SUNI)
+            emit_inst(e, &code[pc + i].in, &o);
       }
       move_vregs(e, planned, planned->written, w, c, true);
    }
@@ -533,11 +650,22 @@ struct pending {
 static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, struct emit *e,
                          struct hw_jit_block **b, struct pending **at, uint32_t *count)
 {
+   /* A jump into a run would run its tail interpreted (a loop's body
+    * every iteration): runs start at jump targets. Flow instructions are
+    * never in a run, so the instruction after one starts a run anyway. */
+   uint64_t *starts = calloc(n / 64 + 1, sizeof(uint64_t));
+   if (!starts)
+      return false;
+   for (uint32_t pc = 0; pc < n; pc++) {
+      if (isa_op_info[code[pc].in.op].cls == ISA_CLASS_FLOW && code[pc].in.imm < n)
+         set(starts, code[pc].in.imm);
+   }
    uint32_t cap = 0;
+   bool ok = true;
    for (uint32_t pc = 0; pc < n;) {
       struct alloc a;
-      uint32_t len = plan(code, pc, n, &a);
-      if (!len) {
+      uint32_t len = plan(code, pc, n, starts, &a);
+      if (!len || !a.vector) {   /* uniform instructions alone: the interpreter's are as cheap */
          pc++;
          continue;
       }
@@ -549,15 +677,17 @@ static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, st
          void *na = nb ? realloc(*at, cap * sizeof(**at)) : NULL;
          if (na)
             *at = na;
-         if (!nb || !na)
-            return false;
+         ok = nb && na;
+         if (!ok)
+            break;
       }
       (*at)[*count] = (struct pending){e->len, pc};
       (*b)[(*count)++] = (struct hw_jit_block){NULL, code[pc].handler, len};
       emit_block(e, code, pc, len, &a, w);
       pc += len;
    }
-   return !e->oom;
+   free(starts);
+   return ok && !e->oom;
 }
 
 struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,

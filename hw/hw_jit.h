@@ -4,7 +4,8 @@
  *
  * The interpreter stays the reference and runs everything else. A block
  * replaces a run of consecutive ALU instructions whose destinations are
- * vector registers; the run's first instruction gets the interpreter's
+ * vector registers, or uniform ones computed from uniform registers and
+ * immediates (at least one vector instruction per run); the run's first instruction gets the interpreter's
  * JIT handler, which calls the block when every lane of the warp runs and
  * otherwise goes on with that instruction's own handler (the rest of the
  * run keeps its handlers, so jumps into the middle of a run and partial
@@ -15,6 +16,10 @@
  * the registers the run reads before writing into AVX registers, computes
  * the whole run there, and stores the registers it wrote. That is exact
  * because an ALU instruction's lane l reads only lane l of its sources.
+ * Uniform instructions of the run (uniform destination and sources, the
+ * loop counters and their compares) run once, as scalar code, before the
+ * chunks; each vector instruction reads the uniform values as of its
+ * place in the run, broadcast in between.
  * Results are bit for bit the interpreter's, NaNs aside (any NaN for a
  * NaN, as the ISA says).
  */
@@ -29,7 +34,7 @@ struct hw_dinst;
 /* A compiled run: fn(v, u) runs it on a warp's vector registers v
  * ([reg][W]) and uniform registers u, all lanes. */
 struct hw_jit_block {
-   void (*fn)(uint32_t *v, const uint32_t *u);
+   void (*fn)(uint32_t *v, uint32_t *u);
    const void *handler;   /* the run's first instruction's own handler */
    uint32_t count;        /* instructions the block replaces */
 };

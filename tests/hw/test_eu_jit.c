@@ -11,8 +11,10 @@
  *   float arithmetic, comparisons of every modifier, selects, conversions,
  *   64-bit add, subtract, move and extensions on register pairs), with
  *   vector, uniform and immediate sources, destinations aliasing sources,
- *   more registers than a block holds (so runs split), instructions the
- *   tier does not compile in between, and a divergent IF whose partial
+ *   more registers than a block holds (so runs split), uniform
+ *   instructions (run once per block) writing registers that vector
+ *   instructions before and after them read, instructions the tier does
+ *   not compile in between, and a divergent IF whose partial
  *   warps interpret the compiled runs inside it: every register at the end
  *   is the interpreter's, bit for bit (floats: any NaN for a NaN), at every
  *   warp width, in CTAs of 100 invocations (a partial last warp);
@@ -150,10 +152,30 @@ static void int_op(struct eut_text *t, uint64_t *rng)
    eut_text_add(t, "\n");
 }
 
+/* A uniform instruction: the tier runs it once per block, before the lanes. */
+static void uniform_op(struct eut_text *t, uint64_t *rng)
+{
+   static const char *const ops[] = {"iadd", "isub", "imul", "imad", "and", "or", "xor",
+                                     "shl", "shr_u", "shr_s", "mov", "icmp.lt_u", "icmp.ge_s",
+                                     "icmp.ne"};
+   const char *op = ops[pick(rng, EDGES(ops))];
+   uint32_t srcs = !strcmp(op, "imad") ? 3 : !strcmp(op, "mov") ? 1 : 2;
+   uint32_t imm = input(rng, false);
+   eut_text_add(t, "%s u%u", op, pick(rng, 4) ? 4 + pick(rng, 2) : 6 + pick(rng, 2));
+   for (uint32_t k = 0; k < srcs; k++) {
+      if (pick(rng, 3))
+         eut_text_add(t, ", u%u", 4 + pick(rng, 4));
+      else
+         eut_text_add(t, ", #0x%08x", imm);
+   }
+   eut_text_add(t, "\n");
+}
+
 /* An instruction the tier does not compile: it ends a run. */
 static void other_op(struct eut_text *t, uint64_t *rng)
 {
-   switch (pick(rng, 3)) {
+   switch (pick(rng, 4)) {
+   case 3: eut_text_add(t, "imulhi_u u5, u5, u4\n"); break;
    case 0: eut_text_add(t, "imulhi_u v%u, v%u, v%u\n", IREG + pick(rng, ICOUNT),
                         IREG + pick(rng, ICOUNT), IREG + pick(rng, ICOUNT)); break;
    case 1: eut_text_add(t, "iadd u5, u5, #7\n"); break;
@@ -168,7 +190,9 @@ static void body(struct eut_text *t, uint64_t *rng, uint32_t count)
       uint32_t r = pick(rng, 20);
       if (r == 0)
          other_op(t, rng);
-      else if (r < 9)
+      else if (r < 3)
+         uniform_op(t, rng);
+      else if (r < 10)
          float_op(t, rng);
       else
          int_op(t, rng);
