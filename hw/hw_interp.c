@@ -1225,15 +1225,17 @@ enum hw_run_status INTERP(struct hw_cta *cta, struct hw_warp *wp, const void **l
 
 L_NOP:
    NEXT;
-   /* A compiled run of ALU instructions (hw_jit.h): every lane computed
-    * and written, so only for a full warp; a partial one interprets the
-    * run from its first instruction's own handler. */
-L_JIT:
-   if (wp->exec != FULL)
-      goto *ip->jit->handler;
-   ip->jit->fn(wp->v, wp->u);
-   ip += ip->jit->count - 1;
-   NEXT;
+   /* A compiled run (hw_jit.h): every lane computed and written, so only
+    * for a full warp; a partial one interprets the run from its first
+    * instruction's own handler. The block may stop early, at an access it
+    * leaves to the interpreter (never at its first instruction). */
+L_JIT: {
+      if (wp->exec != FULL)
+         goto *ip->jit->handler;
+      uint32_t done = ip->jit->fn(wp->v, wp->u, cta);
+      ip += done - 1;
+      NEXT;
+   }
    ALU1(MOV, a)
    ALU3(SEL, a ? b : c)
 

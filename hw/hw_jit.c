@@ -7,6 +7,7 @@
 #include "hw_jit.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -66,7 +67,7 @@ static void put(struct emit *e, const void *p, size_t n)
 static void byte(struct emit *e, uint8_t x) { put(e, &x, 1); }
 static void dword(struct emit *e, uint32_t x) { put(e, &x, 4); }   /* x86 is little endian */
 
-enum { RAX = 0, RCX = 1, RDX = 2, RSI = 6, RDI = 7 };
+enum { RAX = 0, RCX = 1, RDX = 2, RSI = 6, RDI = 7, R8 = 8 };
 
 /* An r/m operand: a register (ymm or general), or memory at [base + disp]. */
 struct rm {
@@ -125,7 +126,8 @@ static const struct vop VMOVDQA = {1, 1, 0x6f}, VMOVDQU_LOAD = {1, 2, 0x6f},
                         VPBLENDVB = {3, 1, 0x4c}, VADDPS = {1, 0, 0x58}, VMULPS = {1, 0, 0x59},
                         VSUBPS = {1, 0, 0x5c}, VDIVPS = {1, 0, 0x5e}, VSQRTPS = {1, 0, 0x51},
                         VANDPS = {1, 0, 0x54}, VXORPS = {1, 0, 0x57}, VCVTDQ2PS = {1, 0, 0x5b},
-                        VCMPPS = {1, 0, 0xc2}, VFMADD231PS = {2, 1, 0xb8};
+                        VCMPPS = {1, 0, 0xc2}, VFMADD231PS = {2, 1, 0xb8},
+                        VPMOVMSKB = {1, 1, 0xd7};
 
 static void mov_ymm(struct emit *e, int d, int s)
 {
@@ -142,11 +144,19 @@ static void shift_imm(struct emit *e, int ext, int d, int s, uint8_t imm)
 
 /* ---- constants ------------------------------------------------------------------ */
 
-/* Eight-lane constants the code reads at [rdx + K_*]. */
-enum { K_SIGN = 0, K_ABS = 32, K_31 = 64, K_ONE = 96 };
+/* Eight-lane constants the code reads at [r8 + K_*]. */
+enum { K_SIGN = 0, K_ABS = 32, K_31 = 64, K_ONE = 96, K_IOTA4 = 128, K_32 = 160 };
 #define LANES8(x) {x, x, x, x, x, x, x, x}
-static const uint32_t consts[4][8] __attribute__((aligned(32))) = {
-   LANES8(0x80000000u), LANES8(0x7fffffffu), LANES8(31u), LANES8(1u)};
+static const uint32_t consts[6][8] __attribute__((aligned(32))) = {
+   LANES8(0x80000000u), LANES8(0x7fffffffu), LANES8(31u), LANES8(1u),
+   {0, 4, 8, 12, 16, 20, 24, 28}, LANES8(32u)};
+
+static void mov_r8_consts(struct emit *e)
+{
+   byte(e, 0x49), byte(e, 0xb8);   /* mov r8, imm64 */
+   uint64_t k = (uint64_t)(uintptr_t)consts;
+   put(e, &k, 8);
+}
 
 /* ---- registers ------------------------------------------------------------------ */
 
@@ -335,8 +345,8 @@ static void emit_icmp(struct emit *e, uint32_t mod, const struct ops *o)
 {
    int a = o->a, b = o->b;
    if (mod >= ISA_ICMP_LT_U) {   /* unsigned: compare with the sign bits flipped */
-      v3(e, VPXOR, S1, a, M(RDX, K_SIGN));
-      v3(e, VPXOR, S2, b, M(RDX, K_SIGN));
+      v3(e, VPXOR, S1, a, M(R8, K_SIGN));
+      v3(e, VPXOR, S2, b, M(R8, K_SIGN));
       a = S1, b = S2;
       mod -= ISA_ICMP_LT_U - ISA_ICMP_LT_S;
    }
@@ -348,7 +358,7 @@ static void emit_icmp(struct emit *e, uint32_t mod, const struct ops *o)
    default: v3(e, VPCMPGTD, S0, b, R(a)); break;   /* LT_S, GE_S */
    }
    if (negate)
-      v3(e, VPADDD, o->d, S0, M(RDX, K_ONE));   /* -1 -> 0, 0 -> 1 */
+      v3(e, VPADDD, o->d, S0, M(R8, K_ONE));   /* -1 -> 0, 0 -> 1 */
    else
       shift_imm(e, 2, o->d, S0, 31);
 }
@@ -368,15 +378,15 @@ static void emit_addsub64(struct emit *e, bool sub, const struct ops *o)
 {
    if (!sub) {
       v3(e, VPADDD, S0, o->a, R(o->b));        /* lo */
-      v3(e, VPXOR, S1, S0, M(RDX, K_SIGN));
-      v3(e, VPXOR, S2, o->a, M(RDX, K_SIGN));
+      v3(e, VPXOR, S1, S0, M(R8, K_SIGN));
+      v3(e, VPXOR, S2, o->a, M(R8, K_SIGN));
       v3(e, VPCMPGTD, S2, S2, R(S1));           /* carry: a.lo > lo, unsigned */
       v3(e, VPADDD, S1, o->ah, R(o->bh));
       v3(e, VPSUBD, S1, S1, R(S2));             /* minus -1 */
    } else {
       v3(e, VPSUBD, S0, o->a, R(o->b));
-      v3(e, VPXOR, S1, o->b, M(RDX, K_SIGN));
-      v3(e, VPXOR, S2, o->a, M(RDX, K_SIGN));
+      v3(e, VPXOR, S1, o->b, M(R8, K_SIGN));
+      v3(e, VPXOR, S2, o->a, M(R8, K_SIGN));
       v3(e, VPCMPGTD, S2, S1, R(S2));           /* borrow: b.lo > a.lo, unsigned */
       v3(e, VPSUBD, S1, o->ah, R(o->bh));
       v3(e, VPADDD, S1, S1, R(S2));             /* plus -1 */
@@ -416,7 +426,7 @@ static void emit_inst(struct emit *e, const struct isa_inst *in, const struct op
    case ISA_OP_SHL: case ISA_OP_SHR_U: case ISA_OP_SHR_S: {
       /* The count is b & 31 (hw_isa.h); the variable shifts take any count. */
       struct vop op = in->op == ISA_OP_SHL ? VPSLLVD : in->op == ISA_OP_SHR_U ? VPSRLVD : VPSRAVD;
-      v3(e, VPAND, S0, b, M(RDX, K_31));
+      v3(e, VPAND, S0, b, M(R8, K_31));
       v3(e, op, d, a, R(S0));
       break;
    }
@@ -430,8 +440,8 @@ static void emit_inst(struct emit *e, const struct isa_inst *in, const struct op
       v3(e, VFMADD231PS, S0, a, R(b));
       mov_ymm(e, d, S0);
       break;
-   case ISA_OP_FNEG: v3(e, VXORPS, d, a, M(RDX, K_SIGN)); break;
-   case ISA_OP_FABS: v3(e, VANDPS, d, a, M(RDX, K_ABS)); break;
+   case ISA_OP_FNEG: v3(e, VXORPS, d, a, M(R8, K_SIGN)); break;
+   case ISA_OP_FABS: v3(e, VANDPS, d, a, M(R8, K_ABS)); break;
    case ISA_OP_FSQRT: v2(e, VSQRTPS, d, R(a)); break;
    case ISA_OP_I2F_S: v2(e, VCVTDQ2PS, d, R(a)); break;
    case ISA_OP_FCMP:
@@ -468,24 +478,79 @@ static void emit_inst(struct emit *e, const struct isa_inst *in, const struct op
 
 /* ---- blocks -------------------------------------------------------------------- */
 
-/* The longest run from code[pc] that fits the held registers and that no
- * jump enters past its start (targets: bit pc of starts); 0 if code[pc] is
- * not compiled. */
-static uint32_t plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uint64_t *starts,
-                     struct alloc *a)
+/*
+ * A block is a run of segments: ALU segments (their own register
+ * assignment each) and, between them, global loads and stores of a full
+ * warp, which flush every register to memory and may leave the block.
+ */
+#define MAX_SEGS 8u
+
+struct seg {
+   uint32_t first, len;   /* instructions, from the block's first */
+   bool mem;              /* a global access (one instruction), else ALU */
+   struct alloc a;
+};
+
+struct plan {
+   uint32_t len, count;
+   bool worth;            /* a vector instruction or an access: the call pays */
+   struct seg seg[MAX_SEGS];
+};
+
+/* LDG or STG of one dword per lane, vector address pair and register: the
+ * block does a full warp's consecutive access itself (as warp_block and
+ * block_copy in the interpreter) and leaves anything else to it. */
+static bool block_access(const struct isa_inst *in)
 {
-   memset(a, 0, sizeof(*a));
-   memset(a->vreg, -1, sizeof(a->vreg));
-   uint32_t len = 0;
-   for (; pc + len < n && (len == 0 || !bit(starts, pc + len)); len++) {
-      struct alloc before = *a;
+   if ((in->op != ISA_OP_LDG && in->op != ISA_OP_STG) || in->mod != 1 ||
+       isa_opnd_kind(in->a) != ISA_OPND_VREG)
+      return false;
+   uint16_t data = in->op == ISA_OP_LDG ? in->dst : in->b;
+   return isa_opnd_kind(data) == ISA_OPND_VREG;
+}
+
+static struct seg *open_seg(struct plan *p, bool mem)
+{
+   struct seg *g = &p->seg[p->count++];
+   memset(g, 0, sizeof(*g));
+   memset(g->a.vreg, -1, sizeof(g->a.vreg));
+   g->first = p->len;
+   g->mem = mem;
+   return g;
+}
+
+/* The longest block from code[pc] that no jump enters past its start
+ * (targets: bit pc of starts); len 0 if code[pc] does not begin one. */
+static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uint64_t *starts,
+                 struct plan *p)
+{
+   p->len = p->count = 0;
+   p->worth = false;
+   struct seg *g = open_seg(p, false);
+   for (; pc + p->len < n && (p->len == 0 || !bit(starts, pc + p->len)); p->len++) {
+      const struct isa_inst *in = &code[pc + p->len].in;
+      if (block_access(in)) {
+         if (p->len == 0 || p->count + 2 > MAX_SEGS)
+            break;
+         if (g->len == 0)
+            p->count--;   /* no ALU instruction since the last access */
+         open_seg(p, true)->len = 1;
+         g = open_seg(p, false);
+         g->first = p->len + 1;
+         p->worth = true;
+         continue;
+      }
+      struct alloc before = g->a;
       struct ops o;
-      if (!assign(a, &code[pc + len].in, &o)) {
-         *a = before;
+      if (!assign(&g->a, in, &o)) {
+         g->a = before;
          break;
       }
+      g->len++;
+      p->worth = p->worth || g->a.vector;
    }
-   return len;
+   if (p->count && p->seg[p->count - 1].len == 0)
+      p->count--;
 }
 
 /* Broadcasts the held operands: the immediates and the uniform registers'
@@ -590,37 +655,149 @@ static void move_vregs(struct emit *e, const struct alloc *a, const uint64_t *wh
    }
 }
 
-/*
- * One block: fn(v = rdi, u = rsi).
- *       mov rdx, consts; the uniform instructions and the broadcasts
- *       for each chunk of eight lanes: loads; the run; stores
- *       vzeroupper; ret
- * The chunks are unrolled: a short run then costs no loop, and each
- * chunk's registers are constant displacements from rdi.
- */
-static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc, uint32_t len,
-                       const struct alloc *planned, uint32_t w)
+/* One ALU segment: its uniform instructions and broadcasts, then for each
+ * chunk of eight lanes: loads; the instructions; stores. The chunks are
+ * unrolled: a short segment then costs no loop, and each chunk's registers
+ * are constant displacements from rdi. */
+static void emit_alu(struct emit *e, const struct hw_dinst *code, uint32_t pc,
+                     const struct seg *g, uint32_t w)
 {
-   byte(e, 0x48), byte(e, 0xba);   /* mov rdx, imm64 */
-   uint64_t k = (uint64_t)(uintptr_t)consts;
-   put(e, &k, 8);
-   emit_prologue(e, code, pc, len, planned);
-   for (uint32_t c = 0; c < w / 8; c++) {
-      move_vregs(e, planned, planned->live_in, w, c, false);
+   emit_prologue(e, code, pc + g->first, g->len, &g->a);
+   for (uint32_t c = 0; g->a.vector && c < w / 8; c++) {
+      move_vregs(e, &g->a, g->a.live_in, w, c, false);
       /* The same assignment again, instruction by instruction, for the
        * operands' registers (assign() is deterministic). */
       struct alloc a;
       memset(&a, 0, sizeof(a));
       memset(a.vreg, -1, sizeof(a.vreg));
-      for (uint32_t i = 0; i < len; i++) {
+      for (uint32_t i = g->first; i < g->first + g->len; i++) {
          struct ops o;
          if (assign(&a, &code[pc + i].in, &o) && shape_of(&code[pc + i].in) != SUNI)
             emit_inst(e, &code[pc + i].in, &o);
       }
-      move_vregs(e, planned, planned->written, w, c, true);
+      move_vregs(e, &g->a, g->a.written, w, c, true);
    }
-   byte(e, 0xc5), byte(e, 0xf8), byte(e, 0x77);   /* vzeroupper */
-   byte(e, 0xc3);                                 /* ret */
+}
+
+/* A forward jump (jcc rel32, or jmp rel32 when cc is 0) to patch later:
+ * returns where its displacement is. */
+static size_t jump_fwd(struct emit *e, uint8_t cc)
+{
+   if (cc)
+      byte(e, 0x0f), byte(e, cc);
+   else
+      byte(e, 0xe9);
+   dword(e, 0);
+   return e->len - 4;
+}
+
+static void patch(struct emit *e, size_t at)
+{
+   if (e->oom)
+      return;
+   uint32_t rel = (uint32_t)(e->len - (at + 4));
+   memcpy(e->b + at, &rel, 4);
+}
+
+static void *mem_check(const struct hw_mem *m, uint64_t va, uint64_t size)
+{
+   return hw_mem_check(m, va, size);
+}
+
+/* rax = the host address of a full warp's consecutive dword access through
+ * the vector address pair at register ar, or a jump to a fail[] entry:
+ * lanes not 4 bytes apart, a wrapping low half, misaligned, or not live. */
+static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32_t w,
+                               size_t fail[4])
+{
+   int32_t lo = (int32_t)(isa_opnd_index(in->a) * w * 4), hi = lo + (int32_t)(w * 4);
+   v2(e, VPBROADCASTD, 0, M(RDI, lo));
+   v2(e, VPBROADCASTD, 1, M(RDI, hi));
+   v3(e, VPADDD, 0, 0, M(R8, K_IOTA4));
+   v3(e, VPCMPEQD, 2, 2, R(2));
+   for (uint32_t c = 0; c < w / 8; c++) {
+      v3(e, VPCMPEQD, 3, 0, M(RDI, lo + (int32_t)(32 * c)));
+      v3(e, VPAND, 2, 2, R(3));
+      v3(e, VPCMPEQD, 3, 1, M(RDI, hi + (int32_t)(32 * c)));
+      v3(e, VPAND, 2, 2, R(3));
+      v3(e, VPADDD, 0, 0, M(R8, K_32));
+   }
+   vex(e, VPMOVMSKB, true, RAX, 0, R(2));
+   byte(e, 0x83), byte(e, 0xf8), byte(e, 0xff);          /* cmp eax, -1 */
+   fail[0] = jump_fwd(e, 0x85);                          /* jne */
+   byte(e, 0x8b), modrm(e, RAX, M(RDI, lo));             /* mov eax, lane 0's low half */
+   byte(e, 0x3d), dword(e, UINT32_MAX - 4 * w);          /* cmp eax, imm32 */
+   fail[1] = jump_fwd(e, 0x87);                          /* ja: the low halves wrap */
+   byte(e, 0x8b), modrm(e, RCX, M(RDI, hi));             /* mov ecx, its high half */
+   byte(e, 0x48), byte(e, 0xc1), byte(e, 0xe1), byte(e, 32);   /* shl rcx, 32 */
+   byte(e, 0x48), byte(e, 0x09), byte(e, 0xc8);          /* or rax, rcx */
+   byte(e, 0x48), byte(e, 0x05), dword(e, in->imm);      /* add rax, sign-extended imm */
+   byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
+   fail[2] = jump_fwd(e, 0x85);                          /* jnz: misaligned */
+   /* mem_check(cta->mem, rax, 4 * W): a C call, so the vector state is
+    * cleared and the argument registers kept on the (then aligned) stack. */
+   byte(e, 0xc5), byte(e, 0xf8), byte(e, 0x77);          /* vzeroupper */
+   byte(e, 0x57), byte(e, 0x56), byte(e, 0x52);          /* push rdi, rsi, rdx */
+   byte(e, 0x48), byte(e, 0x89), byte(e, 0xc6);          /* mov rsi, rax */
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RDI, M(RDX, (int32_t)offsetof(struct hw_cta, mem)));
+   byte(e, 0xba), dword(e, 4 * w);                       /* mov edx, 4 * W */
+   byte(e, 0x48), byte(e, 0xb8);                         /* mov rax, mem_check */
+   void *(*check)(const struct hw_mem *, uint64_t, uint64_t) = mem_check;
+   uint64_t fn;
+   memcpy(&fn, &check, 8);
+   put(e, &fn, 8);
+   byte(e, 0xff), byte(e, 0xd0);                         /* call rax */
+   byte(e, 0x5a), byte(e, 0x5e), byte(e, 0x5f);          /* pop rdx, rsi, rdi */
+   mov_r8_consts(e);
+   byte(e, 0x48), byte(e, 0x85), byte(e, 0xc0);          /* test rax, rax */
+   fail[3] = jump_fwd(e, 0x84);                          /* jz: not live */
+}
+
+/* A full warp's consecutive LDG or STG, block instruction index i; on any
+ * other access the block returns i and the interpreter runs it. */
+static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t i, uint32_t w)
+{
+   size_t fail[4];
+   emit_block_address(e, in, w, fail);
+   bool load = in->op == ISA_OP_LDG;
+   int32_t reg = (int32_t)(isa_opnd_index(load ? in->dst : in->b) * w * 4);
+   for (uint32_t c = 0; c < w / 8; c++) {
+      int32_t off = (int32_t)(32 * c);
+      v2(e, VMOVDQU_LOAD, 0, load ? M(RAX, off) : M(RDI, reg + off));
+      v2(e, VMOVDQU_STORE, 0, load ? M(RDI, reg + off) : M(RAX, off));
+   }
+   /* cta->global_bytes += 4 * W, as the interpreter counts */
+   byte(e, 0x48), byte(e, 0x81);
+   modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, global_bytes)));
+   dword(e, 4 * w);
+   size_t over = jump_fwd(e, 0);
+   for (int k = 0; k < 4; k++)
+      patch(e, fail[k]);
+   byte(e, 0xb8), dword(e, i);                           /* mov eax, i */
+   byte(e, 0xc5), byte(e, 0xf8), byte(e, 0x77);          /* vzeroupper */
+   byte(e, 0xc3);                                        /* ret */
+   patch(e, over);
+}
+
+/*
+ * One block: fn(v = rdi, u = rsi, cta = rdx) returns how many of its
+ * instructions it ran (all, or up to an access it left to the
+ * interpreter). r8 points to the constants.
+ */
+static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
+                       const struct plan *p, uint32_t w)
+{
+   mov_r8_consts(e);
+   for (uint32_t k = 0; k < p->count; k++) {
+      const struct seg *g = &p->seg[k];
+      if (g->mem)
+         emit_access(e, &code[pc + g->first].in, g->first, w);
+      else
+         emit_alu(e, code, pc, g, w);
+   }
+   byte(e, 0xb8), dword(e, p->len);                      /* mov eax, len */
+   byte(e, 0xc5), byte(e, 0xf8), byte(e, 0x77);          /* vzeroupper */
+   byte(e, 0xc3);                                        /* ret */
 }
 
 static void *executable(const struct emit *e, size_t *size)
@@ -662,10 +839,12 @@ static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, st
    }
    uint32_t cap = 0;
    bool ok = true;
+   static _Thread_local struct plan scratch;   /* 6 KiB: not on the stack */
    for (uint32_t pc = 0; pc < n;) {
-      struct alloc a;
-      uint32_t len = plan(code, pc, n, starts, &a);
-      if (!len || !a.vector) {   /* uniform instructions alone: the interpreter's are as cheap */
+      struct plan *p = &scratch;
+      plan(code, pc, n, starts, p);
+      uint32_t len = p->len;
+      if (!len || !p->worth) {   /* uniform instructions alone: the interpreter's are as cheap */
          pc++;
          continue;
       }
@@ -683,7 +862,7 @@ static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, st
       }
       (*at)[*count] = (struct pending){e->len, pc};
       (*b)[(*count)++] = (struct hw_jit_block){NULL, code[pc].handler, len};
-      emit_block(e, code, pc, len, &a, w);
+      emit_block(e, code, pc, p, w);
       pc += len;
    }
    free(starts);

@@ -8,9 +8,13 @@
  * immediates (at least one vector instruction per run); the run's first instruction gets the interpreter's
  * JIT handler, which calls the block when every lane of the warp runs and
  * otherwise goes on with that instruction's own handler (the rest of the
- * run keeps its handlers, so jumps into the middle of a run and partial
- * warps are interpreted as before). ALU instructions cannot fault, so a
- * block has no exits but its end.
+ * run keeps its handlers, so partial warps are interpreted as before;
+ * runs start at jump targets). ALU instructions cannot fault. A run may
+ * also take global loads and stores of one dword per lane: the block does
+ * a full warp's access to consecutive live addresses itself (as the
+ * interpreter's block copy, counted the same) and returns at any other,
+ * which the interpreter then runs from that instruction on, faults
+ * included.
  *
  * A block works lane-chunk by lane-chunk: eight lanes at a time it loads
  * the registers the run reads before writing into AVX registers, computes
@@ -29,12 +33,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct hw_cta;
 struct hw_dinst;
 
-/* A compiled run: fn(v, u) runs it on a warp's vector registers v
- * ([reg][W]) and uniform registers u, all lanes. */
+/* A compiled run: fn(v, u, cta) runs it on a warp's vector registers v
+ * ([reg][W]) and uniform registers u, all lanes, and returns how many of
+ * its instructions it ran (count, or fewer when it left an access to the
+ * interpreter). */
 struct hw_jit_block {
-   void (*fn)(uint32_t *v, uint32_t *u);
+   uint32_t (*fn)(uint32_t *v, uint32_t *u, struct hw_cta *cta);
    const void *handler;   /* the run's first instruction's own handler */
    uint32_t count;        /* instructions the block replaces */
 };

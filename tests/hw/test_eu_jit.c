@@ -18,6 +18,10 @@
  *   warps interpret the compiled runs inside it: every register at the end
  *   is the interpreter's, bit for bit (floats: any NaN for a NaN), at every
  *   warp width, in CTAs of 100 invocations (a partial last warp);
+ * - global loads and stores inside the runs: consecutive ones (done by
+ *   the block) and one with lanes 8 bytes apart (left to the
+ *   interpreter, the block returning early), with the same global-byte
+ *   counts as the interpreter's;
  * - the inputs are the edge values: zero, negative zero, denormals,
  *   infinities, NaN, INT_MIN, INT_MAX, shift counts past 31, all ones.
  */
@@ -210,18 +214,24 @@ static char *random_program(uint32_t w, uint64_t *rng)
    eut_text_add(&t, ".warp %u\n"
                     "ldr.b64 u0 +0\nldr.b64 u2 +8\nldr.b64 u4 +16\nldr.b64 u6 +24\n"
                     "s2r.local_index v0\ns2r.group_id_x u8\ns2r.group_size_x u9\n"
-                    "imad v1, u8, u9, v0\nimul v2, v1, #%u\nzext64 v4, v2\n"
-                    "iadd64 v6, v4, u0\niadd64 v8, v4, u2\nand v3, v0, #1\n",
-                w, REGS * 4);
+                    "imad v1, u8, u9, v0\nshl v2, v1, #2\nzext64 v4, v2\n"
+                    "iadd64 v6, v4, u0\niadd64 v8, v4, u2\nand v3, v0, #1\n"
+                    "shl v40, v1, #3\nzext64 v38, v40\niadd64 v38, v38, u0\n",
+                w);
+   /* Register r of every invocation is one array: consecutive accesses, the
+    * ones a block does itself. */
    for (uint32_t r = 0; r < REGS; r++)
-      eut_text_add(&t, "ldg.b32 v%u, v6 +%u\n", FREG + r, 4 * r);
-   body(&t, rng, BODY / 2);
+      eut_text_add(&t, "ldg.b32 v%u, v6 +%u\n", FREG + r, 4 * N * r);
+   body(&t, rng, BODY / 4);
+   /* Lanes 8 bytes apart: a block leaves this access to the interpreter. */
+   eut_text_add(&t, "ldg.b32 v%u, v38\n", IREG + pick(rng, ICOUNT));
+   body(&t, rng, BODY / 4);
    eut_text_add(&t, "if _, v3 @odd_end\n");
    body(&t, rng, BODY / 4);
    eut_text_add(&t, "odd_end: endif\n");
    body(&t, rng, BODY / 4);
    for (uint32_t r = 0; r < REGS; r++)
-      eut_text_add(&t, "stg.b32 _, v8, v%u +%u\n", FREG + r, 4 * r);
+      eut_text_add(&t, "stg.b32 _, v8, v%u +%u\n", FREG + r, 4 * N * r);
    eut_text_add(&t, "exit\n");
    return t.s;
 }
@@ -263,11 +273,11 @@ static void init_pair(struct eut *jit, struct eut *ref)
    eut_init(ref, &cfg);
 }
 
-static uint64_t blocks_of(struct eut *t)
+static struct hw_gpu_stats stats_of(struct eut *t)
 {
    struct hw_gpu_stats s;
    hw_gpu_get_stats(t->gpu, &s);
-   return s.jit_blocks;
+   return s;
 }
 
 static void test_random_programs(void)
@@ -283,26 +293,32 @@ static void test_random_programs(void)
       for (uint32_t p = 0; p < PROGRAMS; p++) {
          char *text = random_program(w, &rng);
          for (uint32_t i = 0; i < N * REGS; i++)
-            in[i] = input(&rng, i % REGS < FCOUNT);
+            in[i] = input(&rng, i / N < FCOUNT);
          uint32_t uniforms[4] = {input(&rng, false), input(&rng, false), input(&rng, true),
                                  input(&rng, true)};
          const uint32_t *got = run(&jit, text, in, uniforms);
          const uint32_t *want = run(&ref, text, in, uniforms);
          uint32_t bad = 0;
          for (uint32_t i = 0; i < N * REGS; i++) {
-            bool is_float = i % REGS < FCOUNT;
+            bool is_float = i / N < FCOUNT;
             if (got[i] == want[i] || (is_float && is_nan(got[i]) && is_nan(want[i])))
                continue;
             if (!bad++ && reported++ < 3)
                HWT_CHECK(false, "W=%u program %u: invocation %u v%u = 0x%08x, interpreter "
-                         "0x%08x; program:\n%s", w, p, i / REGS, FREG + i % REGS, got[i],
+                         "0x%08x; program:\n%s", w, p, i % N, FREG + i / N, got[i],
                          want[i], text);
          }
          HWT_CHECK(!bad, "W=%u program %u: %u registers differ from the interpreter's", w, p,
                    bad);
          free(text);
       }
-      uint64_t compiled = blocks_of(&jit), interpreted = blocks_of(&ref);
+      struct hw_gpu_stats js = stats_of(&jit), rs = stats_of(&ref);
+      uint64_t compiled = js.jit_blocks, interpreted = rs.jit_blocks;
+      HWT_CHECK(js.global_bytes == rs.global_bytes && js.warp_instructions == rs.warp_instructions,
+                "W=%u: counted %llu global bytes and %llu instructions, the interpreter %llu "
+                "and %llu", w, (unsigned long long)js.global_bytes,
+                (unsigned long long)js.warp_instructions, (unsigned long long)rs.global_bytes,
+                (unsigned long long)rs.warp_instructions);
       HWT_CHECK(jit_expected() ? compiled >= PROGRAMS : compiled == 0,
                 "W=%u: %llu runs compiled (native tier %s)", w, (unsigned long long)compiled,
                 jit_expected() ? "expected" : "not expected");
