@@ -1283,20 +1283,53 @@ static struct sc_opnd sreg(struct tx *t, enum isa_sreg r, bool uniform)
    return d;
 }
 
+static bool is_pow2(uint32_t v)
+{
+   return v && !(v & (v - 1));
+}
+
+static uint32_t log2_of(uint32_t v)
+{
+   return (uint32_t)__builtin_ctz(v);
+}
+
+/*
+ * Component `comp` of gl_LocalInvocationID. Vulkan, LocalInvocationIndex:
+ * "The value of LocalInvocationIndex is equal to LocalInvocationId.z *
+ * WorkgroupSize.x * WorkgroupSize.y + LocalInvocationId.y *
+ * WorkgroupSize.x + LocalInvocationId.x." The execution units number lanes
+ * by that index, so id.x = index % sx, id.y = index / sx % sy and id.z =
+ * index / (sx * sy), which LOCAL_ID_X/Y/Z divide out per lane. local_size
+ * is the CTA size the program is launched with (sc_compile resolved
+ * LocalSize, LocalSizeId and WorkgroupSize to constants), so where the
+ * divisors are powers of two a mask and a shift of the index do it. A
+ * dimension of size 1 is always 0; the last one above 1 needs no modulo:
+ * the index is below sx * sy * sz. Lanes past the workgroup's end compute
+ * other values than LOCAL_ID_* would, but are never active.
+ */
+static struct sc_opnd local_id(struct tx *t, uint32_t comp)
+{
+   const uint32_t *ls = t->local_size;
+   if (comp >= 3 || ls[comp] == 1)
+      return sc_imm(0);
+   uint32_t below = comp == 0 ? 1 : comp == 1 ? ls[0] : ls[0] * ls[1];
+   bool last = comp == 2 || (comp == 1 && ls[2] == 1) || (comp == 0 && ls[1] * ls[2] == 1);
+   if (!is_pow2(below) || !(last || is_pow2(ls[comp])))
+      return sreg(t, (enum isa_sreg)(ISA_SR_LOCAL_ID_X + comp), false);
+   struct sc_opnd id = sreg(t, ISA_SR_LOCAL_INDEX, false);
+   if (below > 1)
+      id = alu(t, ISA_OP_SHR_U, 0, id, sc_imm(log2_of(below)), sc_none());
+   if (!last)
+      id = alu(t, ISA_OP_AND, 0, id, sc_imm(ls[comp] - 1), sc_none());
+   return id;
+}
+
 /* Component `comp` of a built-in input. */
 static struct sc_opnd builtin_component(struct tx *t, uint32_t builtin, uint32_t comp)
 {
    switch (builtin) {
    case SpvBuiltInLocalInvocationId:
-      /* A dimension of size 1 is always 0, and in a one-dimensional
-       * workgroup x is the invocation index, which the execution units
-       * read without LOCAL_ID_X's per-lane division (most of a one-warp
-       * dispatch's interpreter time). */
-      if (comp < 3 && t->local_size[comp] == 1)
-         return sc_imm(0);
-      if (comp == 0 && t->local_size[1] == 1 && t->local_size[2] == 1)
-         return sreg(t, ISA_SR_LOCAL_INDEX, false);
-      return sreg(t, (enum isa_sreg)(ISA_SR_LOCAL_ID_X + comp), false);
+      return local_id(t, comp);
    case SpvBuiltInLocalInvocationIndex:
       return sreg(t, ISA_SR_LOCAL_INDEX, false);
    case SpvBuiltInWorkgroupId:
