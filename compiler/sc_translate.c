@@ -3554,8 +3554,9 @@ static uint32_t unmerged_conditional(struct tx *t, uint32_t from, struct sc_opnd
    bool b_exit = b == stop || exit_of(t, b, &cb) >= 0;
    if (!a_exit && !b_exit)
       FAIL("invalid SPIR-V: conditional branch without a merge to two ordinary blocks");
-   if (a_exit && b_exit) {
-      /* Both sides leave (or end the region): one selection. */
+   bool both = a_exit && b_exit;
+   if (both && a != stop && b != stop) {
+      /* Both sides leave: one selection. */
       uint32_t else_label = new_label(t), end_label = new_label(t);
       open_construct(t, (struct construct){.kind = CK_SELECTION, .merge = UINT32_MAX,
                                            .restore_label = else_label});
@@ -3570,9 +3571,11 @@ static uint32_t unmerged_conditional(struct tx *t, uint32_t from, struct sc_opnd
       close_construct(t);
       return UINT32_MAX;
    }
-   /* One side leaves; the others go on to the ordinary block. */
-   uint32_t next = a_exit ? b : a, exit_target = a_exit ? a : b;
-   struct sc_opnd leave = a_exit ? cond : negate(t, cond);
+   /* One side leaves; the others go on to the ordinary block, or end the
+    * region (a do-while's latch: back to the header, or break). */
+   uint32_t next = both ? stop : a_exit ? b : a;
+   uint32_t exit_target = both ? (a == stop ? b : a) : a_exit ? a : b;
+   struct sc_opnd leave = exit_target == a ? cond : negate(t, cond);
    bool is_cont;
    int k = exit_target == stop ? -1 : exit_of(t, exit_target, &is_cont);
    if (k >= 0 && !has_phi_copies(t, from, exit_target)) {

@@ -602,6 +602,55 @@ static void temporal_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
    w[6] = sct_u(n2);
 }
 
+/* ---- uniform_loops ---------------------------------------------------------------- */
+
+static void uniform_loops_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t a = in[0], b = in[1];
+   uint32_t s = 0;
+   for (uint32_t j = 0; j < 20; j++) {
+      if ((a >> j) & 1)
+         s += j * b;
+      else
+         s ^= j;
+   }
+   w[0] = sct_u(s);
+   uint32_t found = 0;
+   for (uint32_t p = 0; p < 6; p++) {
+      for (uint32_t j = 0; j < 9; j++) {
+         if (((b >> (p + j)) & 3) == 3)
+            break;
+         found += p + j;
+      }
+      found *= 3;
+   }
+   w[1] = sct_u(found);
+   uint32_t t = 0;
+   for (uint32_t p = 0; p < 4; p++) {
+      for (uint32_t k = 0; k < 5; k++)
+         t = t * 7 + ((a >> (p * 5 + k)) & 1);
+   }
+   w[2] = sct_u(t);
+   uint32_t d = a, n = 0;
+   do {
+      d = d * 1664525u + 1013904223u;
+      n++;
+   } while (n < 7);
+   w[3] = sct_u(d);
+   w[4] = sct_u(a * 3 + i);
+   uint32_t q = 0;
+   for (uint32_t k = 0; k < a % 13; k++)
+      q += k ^ b;
+   w[5] = sct_u(q);
+   uint32_t r = 0;
+   for (uint32_t k = 0; k < 100; k++) {
+      if (k * k > 50)
+         break;
+      r += k * (b & 15);
+   }
+   w[6] = sct_u(r);
+}
+
 static const struct sct_map maps[] = {
    SCT_MAP("flow_if", 3, 8, NULL, flow_if_ref, NULL),
    SCT_MAP("flow_loops", 3, 10, NULL, flow_loops_ref, NULL),
@@ -621,9 +670,39 @@ static const struct sct_map maps[] = {
    SCT_MAP("temporal", 2, 7, NULL, temporal_ref, NULL),
    SCT_MAP("flow_vars", 2, 7, NULL, flow_vars_ref, NULL),
    SCT_MAP("licm", 2, 5, NULL, licm_ref, NULL),
+   SCT_MAP("uniform_loops", 2, 7, NULL, uniform_loops_ref, NULL),
    SCT_MAP("repro_switch_fallthrough", 1, 1, NULL, repro_switch_fallthrough_ref, NULL),
    SCT_MAP("repro_return_in_loop_fn", 1, 1, NULL, repro_return_in_loop_fn_ref, NULL),
 };
+
+/* How many instructions of a compiled program have opcode op. */
+static uint32_t count_op(const struct sc_program *p, uint16_t op)
+{
+   const struct isa_program_header *h = p->image;
+   const struct isa_inst *code = (const void *)(h + 1);
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < h->inst_count; i++)
+      n += code[i].op == op;
+   return n;
+}
+
+/* Of uniform_loops' nine loops, the six that every lane leaves together
+ * run on uniform branches; the three others keep their mask stack entry
+ * (LOOP): a divergent exit, a break under an if, and the inner loop with
+ * a divergent break. (The map runs above check the results.) */
+static void check_uniform_loops(void)
+{
+   struct sct_opts so;
+   sct_options(&so, 32, 64, &sct_map_layout, 1);
+   struct sc_program p;
+   if (!sct_compile_named("uniform_loops", &so.o, &p, "uniform_loops"))
+      return;
+   uint32_t loops = count_op(&p, ISA_OP_LOOP), jumps = count_op(&p, ISA_OP_JMP);
+   HWT_CHECK(loops == 3 && jumps == 6, "uniform_loops: %u LOOP and %u JMP, expected 3 and 6",
+             loops, jumps);
+   sc_program_free(&p);
+   fprintf(stderr, "  %-24s %s\n", "uniform loops", "checked");
+}
 
 int main(int argc, char **argv)
 {
@@ -634,6 +713,8 @@ int main(int argc, char **argv)
          continue;
       sct_map_matrix(&s, &maps[i]);
    }
+   if (argc == 1 || strcmp(argv[1], "uniform_loops") == 0)
+      check_uniform_loops();
    sct_fini(&s);
    return hwt_finish();
 }
