@@ -34,6 +34,9 @@ struct ptr {
     * and the address is the offset alone. */
    struct sc_opnd base;         /* a two-part register, or NONE */
    struct sc_opnd offset;       /* 32-bit byte offset: register, immediate */
+   /* Workgroup, Private, Function: a constant added to offset, kept apart
+    * so that it goes into the memory instruction's offset field */
+   uint32_t disp;
    /* robust buffer access: the descriptor's range (two-part reg) */
    struct sc_opnd range;
    bool robust;
@@ -709,6 +712,29 @@ static bool is_buffer_storage(uint32_t storage)
           storage == SpvStorageClassPhysicalStorageBuffer;
 }
 
+/* p's address += index * stride. A shared or private address keeps its
+ * constant part in disp: tile[k][x] with a constant k costs no add, and a
+ * dynamic index one IMUL or IMAD (never an IMAD of two immediates, which
+ * would take a register for one of them). */
+static void advance(struct tx *t, struct ptr *p, struct sc_opnd index, uint32_t stride)
+{
+   if (is_buffer_storage(p->storage)) {
+      p->offset = add_scaled(t, p->offset, index, stride);
+      return;
+   }
+   if (p->offset.kind == SC_IMM) {
+      p->disp += p->offset.value;
+      p->offset = sc_imm(0);
+   }
+   if (index.kind == SC_IMM) {
+      p->disp += index.value * stride;
+   } else if (p->offset.kind == SC_IMM) {
+      p->offset = stride == 1 ? index : alu(t, ISA_OP_IMUL, 0, index, sc_imm(stride), sc_none());
+   } else {
+      p->offset = add_scaled(t, p->offset, index, stride);
+   }
+}
+
 /* The 64-bit address of a buffer pointer's dynamic part, and the constant
  * displacement that goes into the instruction's offset field. */
 static struct sc_opnd buffer_address(struct tx *t, const struct ptr *p, uint32_t extra,
@@ -736,10 +762,10 @@ static struct sc_opnd local_address(struct tx *t, const struct ptr *p, uint32_t 
 {
    (void)t;
    if (p->offset.kind == SC_IMM) {
-      *imm = p->offset.value + extra;
+      *imm = p->offset.value + p->disp + extra;
       return sc_none();
    }
-   *imm = extra;
+   *imm = p->disp + extra;
    return p->offset;
 }
 
@@ -1438,7 +1464,7 @@ static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t inde
          p->matrix_stride = sd->members[member].matrix_stride;
          p->row_major = sd->members[member].row_major;
       }
-      p->offset = add_scaled(t, p->offset, sc_imm(off), 1);
+      advance(t, p, sc_imm(off), 1);
       *type = struct_member(t, *type, member);
       return;
    }
@@ -1448,13 +1474,13 @@ static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t inde
          load_descriptor(t, p, p->set_va, p->binding, index_operand(t, index_id));
          p->desc_array = false;
       } else {
-         p->offset = add_scaled(t, p->offset, index_operand(t, index_id), array_stride(t, p, *type));
+         advance(t, p, index_operand(t, index_id), array_stride(t, p, *type));
       }
       *type = ti.elem;
       return;
    case TK_VECTOR: {
       uint32_t step = p->vector_stride ? p->vector_stride : scalar_bytes(t, ti.elem);
-      p->offset = add_scaled(t, p->offset, index_operand(t, index_id), step);
+      advance(t, p, index_operand(t, index_id), step);
       p->vector_stride = 0;
       *type = ti.elem;
       return;
@@ -1464,10 +1490,10 @@ static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t inde
       uint32_t sb = scalar_bytes(t, col.elem);
       uint32_t stride = p->explicit_layout ? p->matrix_stride : sb * col.count;
       if (p->explicit_layout && p->row_major) {
-         p->offset = add_scaled(t, p->offset, index_operand(t, index_id), sb);
+         advance(t, p, index_operand(t, index_id), sb);
          p->vector_stride = stride;
       } else {
-         p->offset = add_scaled(t, p->offset, index_operand(t, index_id), stride);
+         advance(t, p, index_operand(t, index_id), stride);
       }
       *type = ti.elem;
       return;
@@ -1487,7 +1513,7 @@ static void access_chain(struct tx *t, uint32_t at, bool ptr_chain)
       uint32_t stride = idp(t, idp(t, arg(t, at, 3))->type)->array_stride;
       if (!stride)
          stride = scalar_bytes(t, type) * components(t, type);
-      p.offset = add_scaled(t, p.offset, index_operand(t, arg(t, at, 4)), stride);
+      advance(t, &p, index_operand(t, arg(t, at, 4)), stride);
       first = 5;
    }
    for (uint32_t i = first; i < len; i++)

@@ -326,6 +326,49 @@ static void check_fences(void)
    fprintf(stderr, "  %-24s %s\n", "fences", "checked");
 }
 
+/* ---- shared_tiles ------------------------------------------------------------------ */
+
+static void shared_tiles_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   (void)i;
+   uint32_t a = in[0], b = in[1], s = 0;
+   for (uint32_t k = 0; k < 3; k++)
+      s = s * 31 + a + (2 - k) * b;
+   w[0] = sct_u(s);
+   w[1] = sct_u(a + b + 7);
+   w[2] = sct_u(a + 2 * b);
+}
+
+static const struct sct_map shared_tiles = SCT_MAP("shared_tiles", 2, 3, NULL, shared_tiles_ref, NULL);
+
+/* A shared access at a dynamic address plus a constant (the tile's place,
+ * a constant index times its stride) takes the constant in its offset
+ * field rather than in an add: every access to the tile has a register
+ * address and a non-zero offset. */
+static void check_shared_offsets(void)
+{
+   struct sct_opts so;
+   sct_options(&so, 32, 64, &sct_map_layout, 1);
+   struct sc_program p;
+   if (!sct_compile_named("shared_tiles", &so.o, &p, "shared_tiles"))
+      return;
+   const struct isa_program_header *h = p.image;
+   const struct isa_inst *code = (const void *)(h + 1);
+   uint32_t with_offset = 0, without = 0;
+   for (uint32_t i = 0; i < h->inst_count; i++) {
+      if ((code[i].op != ISA_OP_LDS && code[i].op != ISA_OP_STS) ||
+          isa_opnd_kind(code[i].a) != ISA_OPND_VREG)
+         continue;
+      with_offset += code[i].imm != 0;
+      without += code[i].imm == 0;
+   }
+   HWT_CHECK(with_offset >= 3 && without == 0,
+             "shared_tiles: %u shared accesses at register + offset, %u at a register alone",
+             with_offset, without);
+   sc_program_free(&p);
+   fprintf(stderr, "  %-24s %s\n", "shared offsets", "checked");
+}
+
 int main(int argc, char **argv)
 {
    static const struct {
@@ -347,6 +390,10 @@ int main(int argc, char **argv)
    }
    if (argc <= 1 || strcmp(argv[1], "fences") == 0)
       check_fences();
+   if (argc <= 1 || strcmp(argv[1], "shared_tiles") == 0) {
+      sct_map_matrix(&s, &shared_tiles);
+      check_shared_offsets();
+   }
    sct_fini(&s);
    return hwt_finish();
 }
