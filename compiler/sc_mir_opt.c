@@ -112,15 +112,16 @@ static void find_blocks(struct opt *o)
 
 /* Whether `from` may replace a read of `to` in instruction in: the same
  * value, and an operand kind the instruction takes there. ALU
- * instructions read any kind; stores keep their fast path only with
- * vector data, so a uniform one is not substituted into them. */
+ * instructions read any kind; loads and stores only vector registers for
+ * vector ones (a uniform address is flagged in the modifier, and stores
+ * keep their fast path only with vector data). No rewrite turns a
+ * uniform read into a vector one. */
 static bool substitutable(const struct opt *o, const struct sc_minst *in, uint32_t from)
 {
    enum isa_class c = cls_of(in);
    if (c == ISA_CLASS_ALU || c == ISA_CLASS_ALU64)
       return true;
-   return c == ISA_CLASS_MEM && !o->mir->regs[from].uniform &&
-          (in->op == ISA_OP_STG || in->op == ISA_OP_STS || in->op == ISA_OP_STP);
+   return c == ISA_CLASS_MEM && !o->mir->regs[from].uniform;
 }
 
 /* Replaces the reads of register `old` by `with` (a register; each read
@@ -200,12 +201,15 @@ static bool same_opnd(struct sc_opnd x, struct sc_opnd y)
    return x.kind == y.kind && x.part == y.part && x.value == y.value;
 }
 
-/* An earlier instruction of the block computing the same as instruction i
- * from registers unchanged since, or -1. */
+/* The earliest instruction of the block computing the same as
+ * instruction i from registers unchanged since, or -1. The earliest: an
+ * unrolled loop repeats a computation many times, and each repeat reads
+ * the first result, not the one before it (which would then stay live). */
 static int32_t earlier_same(const struct opt *o, uint32_t i)
 {
    const struct sc_mir *mir = o->mir;
    const struct sc_minst *in = &mir->code[i];
+   int32_t found = -1;
    for (uint32_t k = i; k > 0 && !o->leader[k];) {
       const struct sc_minst *p = &mir->code[--k];
       if (o->dead[k])
@@ -215,12 +219,12 @@ static int32_t earlier_same(const struct opt *o, uint32_t i)
           !reads(p, p->dst.value) &&
           mir->regs[p->dst.value].size == mir->regs[in->dst.value].size &&
           !(mir->regs[in->dst.value].uniform && !mir->regs[p->dst.value].uniform))
-         return (int32_t)k;
+         found = (int32_t)k;
       /* one of i's sources changes here: an earlier match read another value */
       if (is_reg(p->dst) && reads(in, p->dst.value))
-         return -1;
+         return found;
    }
-   return -1;
+   return found;
 }
 
 /* A repeated ALU instruction: later reads in the block use the first

@@ -1539,7 +1539,12 @@ static void op_load(struct tx *t, uint32_t at)
    if (p.var) {   /* a copy: the variable may change while the value lives */
       for (uint32_t i = 0; i < v->n; i++) {
          struct tinfo s = scalar_at(t, type, i);
-         copy_scalar(t, v->comp[i], t->slots[p.var][p.slot + i], is64(&s));
+         struct sc_opnd slot = t->slots[p.var][p.slot + i];
+         /* an unrolled loop's counter is a constant, which stays put */
+         if (slot.kind == SC_IMM)
+            v->comp[i] = slot;
+         else
+            copy_scalar(t, v->comp[i], slot, is64(&s));
       }
       return;
    }
@@ -1646,6 +1651,14 @@ static void binop(struct tx *t, uint32_t at, enum isa_op op32, enum isa_op op64,
       if (is64(&rs) && (op == ISA_OP_SHL64 || op == ISA_OP_SHR64_U || op == ISA_OP_SHR64_S) &&
           is64(&(struct tinfo){.width = operand_scalar(t, arg(t, at, 4)).width}))
          bb = part_of(bb, 0);
+      /* Integer arithmetic on constants (an unrolled loop's counter) is
+       * a constant. */
+      uint32_t folded;
+      if (isa_op_info[op].cls == ISA_CLASS_ALU && op < ISA_OP_FADD &&
+          fold(op, pick(&a, i), bb, sc_none(), &folded)) {
+         v->comp[i] = sc_imm(folded);
+         continue;
+      }
       emit(t, op, mod, v->comp[i], pick(&a, i), bb, sc_none());
    }
    release(&a);
@@ -3720,9 +3733,271 @@ static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
    close_construct(t);
 }
 
+/* ---- counted loops, unrolled ------------------------------------------------------------------ */
+
+/*
+ * A loop that counts a promoted integer variable from a constant, by a
+ * constant step, to a constant bound runs a number of iterations known at
+ * compile time. When they are few and the body small, it is translated
+ * once per iteration with the counter a constant: addresses and
+ * conditions built from it fold (a tile's k-th element is an offset), and
+ * the loop's compare, branch and increment go. The shape is glslc's for
+ * loop:
+ *   P: ... OpStore %i <init>; OpBranch H
+ *   H: OpLoopMerge M C; OpBranch X
+ *   X: %a = OpLoad %i; %c = <compare> %a <bound>; OpBranchConditional %c B M
+ *   B..: the body, ending in the one branch to C
+ *   C: %b = OpLoad %i; %d = <step> %b <const>; OpStore %i %d; OpBranch H
+ * and nothing else in the loop writes %i, returns, breaks or continues
+ * (so the body is a region from B to C of the kind selection() lowers).
+ */
+#define UNROLL_TRIPS 16u         /* at most this many iterations */
+#define UNROLL_BUDGET 320u       /* SPIR-V instructions, all copies of the body together */
+
+struct counted {
+   uint32_t var;                /* the counter, a promoted 32-bit integer variable */
+   const struct block *cond;    /* X */
+   uint32_t body, cont;         /* labels of B and C */
+   uint32_t trips;
+   uint32_t value[UNROLL_TRIPS];   /* the counter in each iteration */
+   uint32_t final;              /* and after the loop */
+};
+
+static void loop_blocks(struct tx *t, uint32_t h, uint8_t *in);
+static uint32_t successors(const struct tx *t, const struct block *b, uint32_t *out, uint32_t max);
+static void source_line(struct tx *t, uint32_t at);
+
+/* The instructions of block b other than OpLine/OpNoLine and its merge
+ * instruction, up to max: their word offsets in at[]; returns how many
+ * (max + 1 if there are more). */
+static uint32_t plain_instructions(const struct tx *t, const struct block *b, uint32_t *at,
+                                   uint32_t max)
+{
+   uint32_t n = 0;
+   for (uint32_t w = b->first_inst; w < b->term && n <= max; w += sc_len(t->m, w)) {
+      uint16_t op = sc_op(t->m, w);
+      if (op == SpvOpLine || op == SpvOpNoLine || w == b->merge)
+         continue;
+      if (n < max)
+         at[n] = w;
+      n++;
+   }
+   return n;
+}
+
+static bool has_phis(const struct tx *t, const struct block *b)
+{
+   return b->first_inst != b->start + sc_len(t->m, b->start);
+}
+
+/* `%r = <op> %x <constant>`: op, x and the constant, if `at` is that. */
+static bool op_with_constant(const struct tx *t, uint32_t at, uint16_t *op, uint32_t *x, uint32_t *k)
+{
+   if (sc_len(t->m, at) != 5)
+      return false;
+   *op = sc_op(t->m, at);
+   *x = arg(t, at, 3);
+   return const_u32(t, arg(t, at, 4), k);
+}
+
+static bool compare_holds(uint16_t op, uint32_t a, uint32_t b)
+{
+   switch (op) {
+   case SpvOpULessThan: return a < b;
+   case SpvOpULessThanEqual: return a <= b;
+   case SpvOpUGreaterThan: return a > b;
+   case SpvOpUGreaterThanEqual: return a >= b;
+   case SpvOpSLessThan: return (int32_t)a < (int32_t)b;
+   case SpvOpSLessThanEqual: return (int32_t)a <= (int32_t)b;
+   case SpvOpSGreaterThan: return (int32_t)a > (int32_t)b;
+   case SpvOpSGreaterThanEqual: return (int32_t)a >= (int32_t)b;
+   case SpvOpINotEqual: return a != b;
+   default: return false;
+   }
+}
+
+static bool is_counter_compare(uint16_t op)
+{
+   return op >= SpvOpINotEqual && op <= SpvOpSLessThanEqual;   /* != and the orderings */
+}
+
+/* The counter after one step, or false for a step this does not know. */
+static bool step_value(uint16_t op, uint32_t v, uint32_t k, uint32_t *out)
+{
+   switch (op) {
+   case SpvOpIAdd: *out = v + k; return true;
+   case SpvOpISub: *out = v - k; return true;
+   case SpvOpIMul: *out = v * k; return true;
+   case SpvOpShiftLeftLogical: *out = k < 32 ? v << k : 0; return k < 32;
+   case SpvOpShiftRightLogical: *out = k < 32 ? v >> k : 0; return k < 32;
+   default: return false;
+   }
+}
+
+/* Whether `at` writes promoted variable var (a store, or modf/frexp's
+ * second result). */
+static bool writes_variable(const struct tx *t, uint32_t at, uint32_t var)
+{
+   uint16_t op = sc_op(t->m, at);
+   if (op == SpvOpStore)
+      return root_variable(t, arg(t, at, 1)) == var;
+   return op == SpvOpExtInst && sc_len(t->m, at) > 6 && root_variable(t, arg(t, at, 6)) == var;
+}
+
+/* The counter's value on entry: the last store to it in the block that
+ * enters the loop (the header's one predecessor besides C). */
+static bool entry_value(struct tx *t, const struct block *hb, uint32_t cont, uint32_t var,
+                        uint32_t *init)
+{
+   const struct block *pre = NULL;
+   for (uint32_t i = 0; i < t->block_count; i++) {
+      uint32_t succ[256], n = successors(t, &t->blocks[i], succ, 256);
+      for (uint32_t k = 0; k < n; k++) {
+         if (&t->blocks[succ[k]] != hb || t->blocks[i].label == cont)
+            continue;
+         if (pre || sc_op(t->m, t->blocks[i].term) != SpvOpBranch)
+            return false;
+         pre = &t->blocks[i];
+      }
+   }
+   uint32_t store = 0;
+   for (uint32_t at = pre ? pre->first_inst : 0; pre && at < pre->term; at += sc_len(t->m, at)) {
+      if (writes_variable(t, at, var))
+         store = at;
+   }
+   return store && sc_op(t->m, store) == SpvOpStore && const_u32(t, arg(t, store, 2), init);
+}
+/* Whether the loop's blocks (in) keep to the shape above: only X leaves
+ * (to merge), one branch goes to C, nothing but C writes var, no block
+ * returns or ends the invocation, every merge block inside is in the loop
+ * (a break or continue would leave one unreachable), and the body is
+ * small enough for trips copies. */
+static bool plain_body(struct tx *t, const uint8_t *in, const struct counted *c, uint32_t h,
+                       uint32_t merge)
+{
+   uint32_t to_cont = 0, size = 0;
+   for (uint32_t i = 0; i < t->block_count; i++) {
+      const struct block *b = &t->blocks[i];
+      if (!in[i])
+         continue;
+      uint16_t term = sc_op(t->m, b->term);
+      if (term != SpvOpBranch && term != SpvOpBranchConditional && term != SpvOpSwitch)
+         return false;
+      uint32_t succ[256], n = successors(t, b, succ, 256);
+      for (uint32_t k = 0; k < n; k++) {
+         uint32_t label = t->blocks[succ[k]].label;
+         if ((label == merge && b != c->cond) || (succ[k] == h && b->label != c->cont))
+            return false;
+         to_cont += label == c->cont;
+      }
+      if (b->merge && i != h) {
+         uint32_t mb = arg(t, b->merge, 1);
+         if (mb >= t->m->bound || t->block_of[mb] < 0 || !in[t->block_of[mb]])
+            return false;
+      }
+      for (uint32_t at = b->first_inst; at < b->term; at += sc_len(t->m, at)) {
+         if (b->label != c->cont && writes_variable(t, at, c->var))
+            return false;
+         size += i != h && b != c->cond && b->label != c->cont;
+      }
+   }
+   return to_cont == 1 && (uint64_t)size * c->trips <= UNROLL_BUDGET;
+}
+
+/* The iterations: the counter from init while the compare holds. */
+static bool count_trips(struct counted *c, uint16_t cmp, uint32_t bound, uint16_t step,
+                        uint32_t k, uint32_t init)
+{
+   uint32_t v = init;
+   for (c->trips = 0; compare_holds(cmp, v, bound); c->trips++) {
+      if (c->trips == UNROLL_TRIPS)
+         return false;
+      c->value[c->trips] = v;
+      if (!step_value(step, v, k, &v))
+         return false;
+   }
+   c->final = v;
+   return true;
+}
+
+/* Whether the loop headed by hb is a counted loop to unroll (see above). */
+static bool counted_loop(struct tx *t, const struct block *hb, struct counted *c)
+{
+   uint32_t at[4], merge = arg(t, hb->merge, 1);
+   *c = (struct counted){.cont = arg(t, hb->merge, 2)};
+   if (has_phis(t, hb) || plain_instructions(t, hb, at, 1) != 0 ||
+       sc_op(t->m, hb->term) != SpvOpBranch || c->cont == hb->label)
+      return false;
+   c->cond = block_of(t, arg(t, hb->term, 1));
+   const struct block *cb = block_of(t, c->cont);
+   /* X: load, compare, branch on to B or out to M */
+   if (c->cond == hb || has_phis(t, c->cond) || c->cond->merge ||
+       plain_instructions(t, c->cond, at, 2) != 2 || sc_op(t->m, at[0]) != SpvOpLoad ||
+       sc_op(t->m, c->cond->term) != SpvOpBranchConditional ||
+       arg(t, c->cond->term, 1) != arg(t, at[1], 2) || arg(t, c->cond->term, 3) != merge)
+      return false;
+   c->var = arg(t, at[0], 3);
+   c->body = arg(t, c->cond->term, 2);
+   uint16_t cmp, step;
+   uint32_t x, bound, k, init;
+   if (!op_with_constant(t, at[1], &cmp, &x, &bound) || x != arg(t, at[0], 2) ||
+       !is_counter_compare(cmp) || idp(t, c->var)->opcode != SpvOpVariable || !t->promote[c->var])
+      return false;
+   struct tinfo vt = type_of(t, type_of(t, idp(t, c->var)->type).elem);
+   if (vt.kind != TK_INT || vt.width != 32)
+      return false;
+   /* C: load, step, store back, to the header */
+   if (has_phis(t, cb) || plain_instructions(t, cb, at, 3) != 3 ||
+       sc_op(t->m, at[0]) != SpvOpLoad || arg(t, at[0], 3) != c->var ||
+       !op_with_constant(t, at[1], &step, &x, &k) || x != arg(t, at[0], 2) ||
+       sc_op(t->m, at[2]) != SpvOpStore || arg(t, at[2], 1) != c->var ||
+       arg(t, at[2], 2) != arg(t, at[1], 2) || sc_op(t->m, cb->term) != SpvOpBranch)
+      return false;
+   if (!entry_value(t, hb, c->cont, c->var, &init) || !count_trips(c, cmp, bound, step, k, init))
+      return false;
+   uint8_t *in = malloc(t->block_count);
+   if (!in)
+      FAIL("out of memory");
+   loop_blocks(t, (uint32_t)(hb - t->blocks), in);
+   bool ok = plain_body(t, in, c, (uint32_t)(hb - t->blocks), merge);
+   free(in);
+   return ok;
+}
+
+/* The iterations one after the other, the counter a constant in each.
+ * The body's region runs inside a construct of its own, so that what it
+ * takes for the innermost construct (a switch case's fallthrough flag)
+ * is nobody's; its branches reach no construct out of the loop. */
+static void unroll(struct tx *t, const struct counted *c)
+{
+   if (t->depth == sizeof(t->cons) / sizeof(t->cons[0]))
+      FAIL("control flow nested too deeply");
+   struct sc_opnd *slot = &t->slots[c->var][0], counter = *slot;
+   t->cons[t->depth++] = (struct construct){.kind = CK_SELECTION, .merge = UINT32_MAX,
+                                            .restore_label = UINT32_MAX};
+   for (uint32_t i = 0; i < c->trips; i++) {
+      *slot = sc_imm(c->value[i]);
+      region(t, c->body, c->cont);
+   }
+   t->depth--;
+   *slot = counter;
+   copy_scalar(t, counter, sc_imm(c->final), false);
+   /* X once more, as on the loop's way out: it dominates the merge, so
+    * code after the loop may use what it defines */
+   for (uint32_t at = c->cond->first_inst; at < c->cond->term; at += sc_len(t->m, at)) {
+      source_line(t, at);
+      instruction(t, at);
+   }
+}
+
 /* A loop whose header is block hb; returns its merge. */
 static uint32_t loop_construct(struct tx *t, struct block *hb)
 {
+   struct counted counted;
+   if (counted_loop(t, hb, &counted)) {
+      unroll(t, &counted);
+      return arg(t, hb->merge, 1);
+   }
    uint32_t merge = arg(t, hb->merge, 1), cont = arg(t, hb->merge, 2);
    uint32_t top = new_label(t), join = new_label(t), end = new_label(t);
    emit(t, ISA_OP_LOOP, 0, sc_none(), sc_none(), sc_none(), sc_none());

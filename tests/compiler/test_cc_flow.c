@@ -616,9 +616,9 @@ static void uniform_loops_ref(const uint32_t *in, uint32_t i, struct sct_want *w
    }
    w[0] = sct_u(s);
    uint32_t found = 0;
-   for (uint32_t p = 0; p < 6; p++) {
+   for (uint32_t p = 0; p < 17; p++) {
       for (uint32_t j = 0; j < 9; j++) {
-         if (((b >> (p + j)) & 3) == 3)
+         if (((b >> ((p + j) & 31)) & 3) == 3)
             break;
          found += p + j;
       }
@@ -626,16 +626,16 @@ static void uniform_loops_ref(const uint32_t *in, uint32_t i, struct sct_want *w
    }
    w[1] = sct_u(found);
    uint32_t t = 0;
-   for (uint32_t p = 0; p < 4; p++) {
-      for (uint32_t k = 0; k < 5; k++)
-         t = t * 7 + ((a >> (p * 5 + k)) & 1);
+   for (uint32_t p = 0; p < 18; p++) {
+      for (uint32_t k = 0; k < 17; k++)
+         t = t * 7 + ((a >> ((p * 5 + k) & 31)) & 1);
    }
    w[2] = sct_u(t);
    uint32_t d = a, n = 0;
    do {
       d = d * 1664525u + 1013904223u;
       n++;
-   } while (n < 7);
+   } while (n < 19);
    w[3] = sct_u(d);
    w[4] = sct_u(a * 3 + i);
    uint32_t q = 0;
@@ -649,6 +649,59 @@ static void uniform_loops_ref(const uint32_t *in, uint32_t i, struct sct_want *w
       r += k * (b & 15);
    }
    w[6] = sct_u(r);
+}
+
+/* ---- unroll ------------------------------------------------------------------------- */
+
+static void unroll_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   (void)i;
+   uint32_t a = in[0], b = in[1];
+   uint32_t s = 0;
+   for (uint32_t k = 0; k < 16; k++)
+      s = s * 3 + ((a >> k) & 1);
+   w[0] = sct_u(s);
+   int32_t d = 0;
+   for (int32_t k = 5; k >= -3; k -= 2)
+      d = (int32_t)((uint32_t)d * 5u + (uint32_t)(k * (int32_t)(b & 7)));
+   w[1] = sct_i(d);
+   uint32_t h = 0;
+   for (uint32_t k = 128; k > 0; k >>= 1) {
+      if (a & k)
+         h += k * 3;
+      else
+         h ^= b;
+   }
+   w[2] = sct_u(h);
+   uint32_t n = 0;
+   for (uint32_t p = 0; p != 12; p += 3) {
+      for (uint32_t j = 1; j <= 3; j++)
+         n = n * 7 + ((a + p) % (j + 1));
+   }
+   w[3] = sct_u(n);
+   uint32_t arr[4], x = 0;
+   for (uint32_t k = 0; k < 4; k++)
+      arr[k] = a ^ (k * b);
+   for (uint32_t k = 0; k < 4; k++)
+      x += arr[3 - k] << k;
+   w[4] = sct_u(x);
+   uint32_t r = 0;
+   for (uint32_t k = 0; k < 8; k++) {
+      if (((a >> k) & 3) == 3)
+         break;
+      r += k;
+   }
+   w[5] = sct_u(r);
+   uint32_t m = 0;
+   for (uint32_t k = 0; k < 17; k++)
+      m += (b >> k) & 1;
+   w[6] = sct_u(m);
+   uint32_t v = 0;
+   for (uint32_t k = 0; k < 10; k++) {
+      v += k;
+      k += b & 1;
+   }
+   w[7] = sct_u(v);
 }
 
 static const struct sct_map maps[] = {
@@ -671,6 +724,7 @@ static const struct sct_map maps[] = {
    SCT_MAP("flow_vars", 2, 7, NULL, flow_vars_ref, NULL),
    SCT_MAP("licm", 2, 5, NULL, licm_ref, NULL),
    SCT_MAP("uniform_loops", 2, 7, NULL, uniform_loops_ref, NULL),
+   SCT_MAP("unroll", 2, 8, NULL, unroll_ref, NULL),
    SCT_MAP("repro_switch_fallthrough", 1, 1, NULL, repro_switch_fallthrough_ref, NULL),
    SCT_MAP("repro_return_in_loop_fn", 1, 1, NULL, repro_return_in_loop_fn_ref, NULL),
 };
@@ -704,6 +758,24 @@ static void check_uniform_loops(void)
    fprintf(stderr, "  %-24s %s\n", "uniform loops", "checked");
 }
 
+/* unroll's first five loops (six with the inner one) are unrolled: no
+ * loop code is left of them. The three others remain: 17 iterations make
+ * a uniform loop (JMP); a break under an if, and a counter the body
+ * writes (with a per-lane value) keep LOOP. */
+static void check_unroll(void)
+{
+   struct sct_opts so;
+   sct_options(&so, 32, 64, &sct_map_layout, 1);
+   struct sc_program p;
+   if (!sct_compile_named("unroll", &so.o, &p, "unroll"))
+      return;
+   uint32_t loops = count_op(&p, ISA_OP_LOOP), jumps = count_op(&p, ISA_OP_JMP);
+   HWT_CHECK(loops == 2 && jumps == 1, "unroll: %u LOOP and %u JMP, expected 2 and 1", loops,
+             jumps);
+   sc_program_free(&p);
+   fprintf(stderr, "  %-24s %s\n", "unrolled loops", "checked");
+}
+
 int main(int argc, char **argv)
 {
    struct sct s;
@@ -715,6 +787,8 @@ int main(int argc, char **argv)
    }
    if (argc == 1 || strcmp(argv[1], "uniform_loops") == 0)
       check_uniform_loops();
+   if (argc == 1 || strcmp(argv[1], "unroll") == 0)
+      check_unroll();
    sct_fini(&s);
    return hwt_finish();
 }

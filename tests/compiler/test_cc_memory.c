@@ -336,7 +336,7 @@ static void shared_tiles_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
       s = s * 31 + a + (2 - k) * b;
    w[0] = sct_u(s);
    w[1] = sct_u(a + b + 7);
-   w[2] = sct_u(a + 2 * b);
+   w[2] = sct_u((a + 2 * b) ^ b);
 }
 
 static const struct sct_map shared_tiles = SCT_MAP("shared_tiles", 2, 3, NULL, shared_tiles_ref, NULL);
@@ -344,7 +344,8 @@ static const struct sct_map shared_tiles = SCT_MAP("shared_tiles", 2, 3, NULL, s
 /* A shared access at a dynamic address plus a constant (the tile's place,
  * a constant index times its stride) takes the constant in its offset
  * field rather than in an add: every access to the tile has a register
- * address and a non-zero offset. */
+ * address and a non-zero offset. Both loops are unrolled, and their
+ * accesses all read one address register (l * 4, computed once). */
 static void check_shared_offsets(void)
 {
    struct sct_opts so;
@@ -354,17 +355,23 @@ static void check_shared_offsets(void)
       return;
    const struct isa_program_header *h = p.image;
    const struct isa_inst *code = (const void *)(h + 1);
-   uint32_t with_offset = 0, without = 0;
+   uint32_t with_offset = 0, without = 0, other_address = 0, address = UINT32_MAX;
    for (uint32_t i = 0; i < h->inst_count; i++) {
       if ((code[i].op != ISA_OP_LDS && code[i].op != ISA_OP_STS) ||
           isa_opnd_kind(code[i].a) != ISA_OPND_VREG)
          continue;
       with_offset += code[i].imm != 0;
       without += code[i].imm == 0;
+      if (address == UINT32_MAX)
+         address = code[i].a;
+      other_address += code[i].a != address;
    }
    HWT_CHECK(with_offset >= 3 && without == 0,
              "shared_tiles: %u shared accesses at register + offset, %u at a register alone",
              with_offset, without);
+   HWT_CHECK(with_offset == 8 && other_address == 0,
+             "shared_tiles: %u tile accesses, %u of them at another address register than the "
+             "first, expected 8 and 0", with_offset, other_address);
    sc_program_free(&p);
    fprintf(stderr, "  %-24s %s\n", "shared offsets", "checked");
 }

@@ -24,5 +24,5 @@ void main()
       s = s * 31u + tile[2u - k][l];
    ou(0, s);
    ou(1, tile[1][l] + pad[2]);
-   ou(2, tile[2][b % 3u == 0u ? l : l]);
+   ou(2, tile[2][l] ^ b);
 }

@@ -3,7 +3,8 @@
 // code: an if, a loop with a divergent break, a uniform loop inside, a
 // do-while whose exit is at the latch, a trip count from a push constant.
 // They run on uniform jumps (no mask stack); the loops that some lane may
-// leave alone (a divergent exit, a break under an if) keep LOOP.
+// leave alone (a divergent exit, a break under an if) keep LOOP. Trip
+// counts are above what the compiler unrolls.
 #define INS 2
 #define OUTS 7
 #include "map.glsl"
@@ -24,9 +25,9 @@ void main()
    ou(0, s);
 
    uint found = 0u;
-   for (uint i = 0u; i < 6u; i++) {
+   for (uint i = 0u; i < 17u; i++) {
       for (uint j = 0u; j < 9u; j++) {
-         if (((b >> (i + j)) & 3u) == 3u)
+         if (((b >> ((i + j) & 31u)) & 3u) == 3u)
             break;
          found += i + j;
       }
@@ -35,9 +36,9 @@ void main()
    ou(1, found);
 
    uint t = 0u;
-   for (uint i = 0u; i < 4u; i++) {
-      for (uint k = 0u; k < 5u; k++)
-         t = t * 7u + (a >> (i * 5u + k) & 1u);
+   for (uint i = 0u; i < 18u; i++) {
+      for (uint k = 0u; k < 17u; k++)
+         t = t * 7u + (a >> ((i * 5u + k) & 31u) & 1u);
    }
    ou(2, t);
 
@@ -45,7 +46,7 @@ void main()
    do {
       d = d * 1664525u + 1013904223u;
       n++;
-   } while (n < 7u);
+   } while (n < 19u);
    ou(3, d);
 
    // every invocation is below pc.n: the one iteration that matches sets p
