@@ -575,13 +575,16 @@ static bool targets_inner(const struct sc_minst *in, const uint16_t *open, uint3
 }
 
 /* Whether the loop whose LOOP is at l may be uniform (see above); *end is
- * its ENDLOOP. */
-static bool uniform_loop(const struct opt *o, uint32_t l, uint32_t *end)
+ * its ENDLOOP (UINT32_MAX if there is none), *continued whether a CONT
+ * goes to its continue point. */
+static bool uniform_loop(const struct opt *o, uint32_t l, uint32_t *end, bool *continued)
 {
    const struct sc_mir *mir = o->mir;
    uint16_t open[ISA_MAX_STACK];
    uint32_t depth = 0;
    bool ok = true;
+   *end = UINT32_MAX;
+   *continued = false;
    for (uint32_t i = l + 1; i < mir->count; i++) {
       const struct sc_minst *in = &mir->code[i];
       if (o->dead[i])
@@ -603,8 +606,10 @@ static bool uniform_loop(const struct opt *o, uint32_t l, uint32_t *end)
          depth--;
          break;
       case ISA_OP_BRK: case ISA_OP_CONT:
-         if (!targets_inner(in, open, depth))
+         if (!targets_inner(in, open, depth)) {
             ok &= depth == 0 && in->mod == 0 && uniform_register(mir, in->a);
+            *continued |= in->op == ISA_OP_CONT;
+         }
          break;
       case ISA_OP_RET:
          ok = false;
@@ -666,6 +671,39 @@ static void lower_uniform_loop(struct opt *o, uint32_t l, uint32_t end)
    mir->code[end].op = ISA_OP_JMP;   /* keeps its target, the loop's top */
 }
 
+/*
+ * A loop on the mask stack that no CONT continues needs no CONTJOIN: it
+ * would add no lanes (exec stays as it is), and where its closer jump
+ * (exec empty) leads the ENDLOOP's own does (restore the loop's lanes).
+ * So what jumps to the CONTJOIN, as the innermost closer (a BRK, RET or
+ * JEZ at the loop's own level), jumps to the ENDLOOP, and the CONTJOIN
+ * goes: one flow instruction less an iteration.
+ */
+static void drop_contjoin(struct opt *o, uint32_t l, uint32_t end)
+{
+   struct sc_mir *mir = o->mir;
+   uint32_t depth = 0, join = UINT32_MAX;
+   for (uint32_t i = l + 1; i < end && join == UINT32_MAX; i++) {
+      uint16_t op = mir->code[i].op;
+      if (o->dead[i])
+         continue;
+      if (op == ISA_OP_IF || op == ISA_OP_LOOP || op == ISA_OP_SWITCH)
+         depth++;
+      else if (op == ISA_OP_ENDIF || op == ISA_OP_ENDLOOP || op == ISA_OP_ENDSWITCH)
+         depth--;
+      else if (op == ISA_OP_CONTJOIN && depth == 0)
+         join = i;
+   }
+   if (join == UINT32_MAX)
+      return;
+   for (uint32_t i = l + 1; i < join; i++) {
+      struct sc_minst *in = &mir->code[i];
+      if (in->label < mir->label_count && mir->labels[in->label] == join)
+         in->label = mir->code[join].label;   /* the ENDLOOP */
+   }
+   o->dead[join] = 1;
+}
+
 void sc_mir_uniform_loops(struct sc_mir *mir, struct sc_error *e)
 {
    uint32_t loops = 0;
@@ -679,10 +717,14 @@ void sc_mir_uniform_loops(struct sc_mir *mir, struct sc_error *e)
     * LOOP and ENDLOOP of the loops inside it. */
    for (uint32_t l = 0; l < mir->count; l++) {
       uint32_t end;
-      if (mir->code[l].op == ISA_OP_LOOP && uniform_loop(&o, l, &end)) {
+      bool continued;
+      if (mir->code[l].op != ISA_OP_LOOP)
+         continue;
+      if (uniform_loop(&o, l, &end, &continued))
          lower_uniform_loop(&o, l, end);
-         changed = true;
-      }
+      else if (end != UINT32_MAX && !continued)
+         drop_contjoin(&o, l, end);
+      changed = true;
    }
    bool ok = !changed || compact(&o);
    opt_free(&o);

@@ -743,7 +743,8 @@ static uint32_t count_op(const struct sc_program *p, uint16_t op)
 /* Of uniform_loops' nine loops, the six that every lane leaves together
  * run on uniform branches; the three others keep their mask stack entry
  * (LOOP): a divergent exit, a break under an if, and the inner loop with
- * a divergent break. (The map runs above check the results.) */
+ * a divergent break. A loop on the mask stack keeps its CONTJOIN only if
+ * something continues it. (The map runs above check the results.) */
 static void check_uniform_loops(void)
 {
    struct sct_opts so;
@@ -754,6 +755,16 @@ static void check_uniform_loops(void)
    uint32_t loops = count_op(&p, ISA_OP_LOOP), jumps = count_op(&p, ISA_OP_JMP);
    HWT_CHECK(loops == 3 && jumps == 6, "uniform_loops: %u LOOP and %u JMP, expected 3 and 6",
              loops, jumps);
+   /* none of the three continues: their breaks go straight to ENDLOOP */
+   HWT_CHECK(count_op(&p, ISA_OP_CONTJOIN) == 0, "uniform_loops: %u CONTJOIN, expected none",
+             count_op(&p, ISA_OP_CONTJOIN));
+   sc_program_free(&p);
+   /* flow_loops: of its loops on the mask stack, the two with a continue
+    * keep their CONTJOIN */
+   if (!sct_compile_named("flow_loops", &so.o, &p, "flow_loops"))
+      return;
+   HWT_CHECK(count_op(&p, ISA_OP_CONTJOIN) == 2, "flow_loops: %u CONTJOIN, expected 2",
+             count_op(&p, ISA_OP_CONTJOIN));
    sc_program_free(&p);
    fprintf(stderr, "  %-24s %s\n", "uniform loops", "checked");
 }
