@@ -3547,6 +3547,8 @@ static struct sc_opnd negate(struct tx *t, struct sc_opnd c)
    return alu(t, ISA_OP_XOR, 0, c, sc_imm(1), sc_none());
 }
 
+static bool has_phi_copies(struct tx *t, uint32_t from, uint32_t to);
+
 /* A selection (IF/ELSE/ENDIF) whose sides are branches `then` and `other`. */
 static void selection(struct tx *t, uint32_t from, struct sc_opnd cond, uint32_t then,
                       uint32_t other, uint32_t merge)
@@ -3559,9 +3561,13 @@ static void selection(struct tx *t, uint32_t from, struct sc_opnd cond, uint32_t
       region(t, then, merge);
    t->cons[t->depth - 1].restore_label = end_label;
    place_label(t, else_label);
-   emit_flow(t, ISA_OP_ELSE, sc_none(), end_label, 0);
-   if (take_branch(t, from, other, merge))
-      region(t, other, merge);
+   /* An else side that goes straight to the merge, with no phi copies
+    * to make, runs nothing: no ELSE (IF's jump lands on the ENDIF). */
+   if (other != merge || has_phi_copies(t, from, merge)) {
+      emit_flow(t, ISA_OP_ELSE, sc_none(), end_label, 0);
+      if (take_branch(t, from, other, merge))
+         region(t, other, merge);
+   }
    place_label(t, end_label);
    emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
    close_construct(t);

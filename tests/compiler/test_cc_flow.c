@@ -744,7 +744,8 @@ static uint32_t count_op(const struct sc_program *p, uint16_t op)
  * run on uniform branches; the three others keep their mask stack entry
  * (LOOP): a divergent exit, a break under an if, and the inner loop with
  * a divergent break. A loop on the mask stack keeps its CONTJOIN only if
- * something continues it. (The map runs above check the results.) */
+ * something continues it, an if its ELSE only if the else side does
+ * something. (The map runs above check the results.) */
 static void check_uniform_loops(void)
 {
    struct sct_opts so;
@@ -758,6 +759,10 @@ static void check_uniform_loops(void)
    /* none of the three continues: their breaks go straight to ENDLOOP */
    HWT_CHECK(count_op(&p, ISA_OP_CONTJOIN) == 0, "uniform_loops: %u CONTJOIN, expected none",
              count_op(&p, ISA_OP_CONTJOIN));
+   /* of its five ifs only one has an else side to run */
+   HWT_CHECK(count_op(&p, ISA_OP_IF) == 5 && count_op(&p, ISA_OP_ELSE) == 1,
+             "uniform_loops: %u IF and %u ELSE, expected 5 and 1", count_op(&p, ISA_OP_IF),
+             count_op(&p, ISA_OP_ELSE));
    sc_program_free(&p);
    /* flow_loops: of its loops on the mask stack, the two with a continue
     * keep their CONTJOIN */
