@@ -1437,6 +1437,34 @@ static struct sc_opnd index_operand(struct tx *t, uint32_t id)
    return i;
 }
 
+/* Whether id is `x + c` with c a 32-bit value known at compile time (a
+ * constant, an unrolled loop's counter): x and c. */
+static bool add_of_constant(struct tx *t, uint32_t id, uint32_t *x, uint32_t *c)
+{
+   const struct sc_id *d = idp(t, id);
+   struct tinfo ti = type_of(t, d->type);
+   if (d->opcode != SpvOpIAdd || ti.kind != TK_INT || ti.width != 32)
+      return false;
+   uint32_t a = t->m->words[d->def + 3], b = t->m->words[d->def + 4];
+   struct sc_opnd va = get1(t, a, 0), vb = get1(t, b, 0);
+   *x = vb.kind == SC_IMM ? a : b;
+   *c = vb.kind == SC_IMM ? vb.value : va.value;
+   return va.kind == SC_IMM || vb.kind == SC_IMM;
+}
+
+/* An array step by index_id. Into shared or private memory, an index
+ * `x + c` steps by x and puts c * stride into the displacement (the same
+ * 32-bit address, modulo 2^32): reduce's partial[lid + k] costs no add. */
+static void step_by_index(struct tx *t, struct ptr *p, uint32_t index_id, uint32_t stride)
+{
+   uint32_t x, c;
+   if (!is_buffer_storage(p->storage) && add_of_constant(t, index_id, &x, &c)) {
+      p->disp += c * stride;
+      index_id = x;
+   }
+   advance(t, p, index_operand(t, index_id), stride);
+}
+
 static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t index_id)
 {
    if (p->var) {
@@ -1474,7 +1502,7 @@ static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t inde
          load_descriptor(t, p, p->set_va, p->binding, index_operand(t, index_id));
          p->desc_array = false;
       } else {
-         advance(t, p, index_operand(t, index_id), array_stride(t, p, *type));
+         step_by_index(t, p, index_id, array_stride(t, p, *type));
       }
       *type = ti.elem;
       return;
