@@ -3825,7 +3825,8 @@ static bool has_phis(const struct tx *t, const struct block *b)
 }
 
 /* `%r = <op> %x <constant>`: op, x and the constant, if `at` is that. */
-static bool op_with_constant(const struct tx *t, uint32_t at, uint16_t *op, uint32_t *x, uint32_t *k)
+static bool op_with_constant(const struct tx *t, uint32_t at, uint16_t *op, uint32_t *x,
+                             uint32_t *k)
 {
    if (sc_len(t->m, at) != 5)
       return false;
@@ -3972,6 +3973,8 @@ static bool counted_loop(struct tx *t, const struct block *hb, struct counted *c
       return false;
    c->var = arg(t, at[0], 3);
    c->body = arg(t, c->cond->term, 2);
+   if (c->var >= t->m->bound || !t->slots[c->var])
+      return false;
    uint16_t cmp, step;
    uint32_t x, bound, k, init;
    if (!op_with_constant(t, at[1], &cmp, &x, &bound) || x != arg(t, at[0], 2) ||
@@ -3998,10 +4001,21 @@ static bool counted_loop(struct tx *t, const struct block *hb, struct counted *c
    return ok;
 }
 
-/* The iterations one after the other, the counter a constant in each.
- * The body's region runs inside a construct of its own, so that what it
- * takes for the innermost construct (a switch case's fallthrough flag)
- * is nobody's; its branches reach no construct out of the loop. */
+/* X's instructions (the counter's load and compare): they dominate the
+ * body and the merge, so code there may use what they define. */
+static void counter_test(struct tx *t, const struct counted *c)
+{
+   for (uint32_t at = c->cond->first_inst; at < c->cond->term; at += sc_len(t->m, at)) {
+      source_line(t, at);
+      instruction(t, at);
+   }
+}
+
+/* The iterations one after the other, the counter a constant in each,
+ * then X as on the loop's way out. The body's region runs inside a
+ * construct of its own, so that what it takes for the innermost
+ * construct (a switch case's fallthrough flag) is nobody's; its branches
+ * reach no construct out of the loop. */
 static void unroll(struct tx *t, const struct counted *c)
 {
    if (t->depth == sizeof(t->cons) / sizeof(t->cons[0]))
@@ -4011,17 +4025,13 @@ static void unroll(struct tx *t, const struct counted *c)
                                             .restore_label = UINT32_MAX};
    for (uint32_t i = 0; i < c->trips; i++) {
       *slot = sc_imm(c->value[i]);
+      counter_test(t, c);
       region(t, c->body, c->cont);
    }
    t->depth--;
    *slot = counter;
    copy_scalar(t, counter, sc_imm(c->final), false);
-   /* X once more, as on the loop's way out: it dominates the merge, so
-    * code after the loop may use what it defines */
-   for (uint32_t at = c->cond->first_inst; at < c->cond->term; at += sc_len(t->m, at)) {
-      source_line(t, at);
-      instruction(t, at);
-   }
+   counter_test(t, c);
 }
 
 /* A loop whose header is block hb; returns its merge. */

@@ -729,67 +729,43 @@ static const struct sct_map maps[] = {
    SCT_MAP("repro_return_in_loop_fn", 1, 1, NULL, repro_return_in_loop_fn_ref, NULL),
 };
 
-/* How many instructions of a compiled program have opcode op. */
-static uint32_t count_op(const struct sc_program *p, uint16_t op)
+/*
+ * The code's shape (the map runs above check the results):
+ * - uniform_loops: of its nine loops, the six that every lane leaves
+ *   together run on uniform branches (JMP back); the three others keep
+ *   their mask stack entry (LOOP): a divergent exit, a break under an if,
+ *   and the inner loop with a divergent break. None of those continues,
+ *   so none keeps a CONTJOIN. Of its five ifs only one has an else side
+ *   to run (ELSE).
+ * - flow_loops: of its loops on the mask stack, the two with a continue
+ *   keep their CONTJOIN.
+ * - unroll: its first five loops (six with the inner one) are unrolled,
+ *   no loop code is left of them; 17 iterations make a uniform loop, and
+ *   a break under an if and a counter the body writes (with a per-lane
+ *   value) keep LOOP.
+ */
+static void check_shapes(void)
 {
-   const struct isa_program_header *h = p->image;
-   const struct isa_inst *code = (const void *)(h + 1);
-   uint32_t n = 0;
-   for (uint32_t i = 0; i < h->inst_count; i++)
-      n += code[i].op == op;
-   return n;
-}
-
-/* Of uniform_loops' nine loops, the six that every lane leaves together
- * run on uniform branches; the three others keep their mask stack entry
- * (LOOP): a divergent exit, a break under an if, and the inner loop with
- * a divergent break. A loop on the mask stack keeps its CONTJOIN only if
- * something continues it, an if its ELSE only if the else side does
- * something. (The map runs above check the results.) */
-static void check_uniform_loops(void)
-{
-   struct sct_opts so;
-   sct_options(&so, 32, 64, &sct_map_layout, 1);
-   struct sc_program p;
-   if (!sct_compile_named("uniform_loops", &so.o, &p, "uniform_loops"))
-      return;
-   uint32_t loops = count_op(&p, ISA_OP_LOOP), jumps = count_op(&p, ISA_OP_JMP);
-   HWT_CHECK(loops == 3 && jumps == 6, "uniform_loops: %u LOOP and %u JMP, expected 3 and 6",
-             loops, jumps);
-   /* none of the three continues: their breaks go straight to ENDLOOP */
-   HWT_CHECK(count_op(&p, ISA_OP_CONTJOIN) == 0, "uniform_loops: %u CONTJOIN, expected none",
-             count_op(&p, ISA_OP_CONTJOIN));
-   /* of its five ifs only one has an else side to run */
-   HWT_CHECK(count_op(&p, ISA_OP_IF) == 5 && count_op(&p, ISA_OP_ELSE) == 1,
-             "uniform_loops: %u IF and %u ELSE, expected 5 and 1", count_op(&p, ISA_OP_IF),
-             count_op(&p, ISA_OP_ELSE));
-   sc_program_free(&p);
-   /* flow_loops: of its loops on the mask stack, the two with a continue
-    * keep their CONTJOIN */
-   if (!sct_compile_named("flow_loops", &so.o, &p, "flow_loops"))
-      return;
-   HWT_CHECK(count_op(&p, ISA_OP_CONTJOIN) == 2, "flow_loops: %u CONTJOIN, expected 2",
-             count_op(&p, ISA_OP_CONTJOIN));
-   sc_program_free(&p);
-   fprintf(stderr, "  %-24s %s\n", "uniform loops", "checked");
-}
-
-/* unroll's first five loops (six with the inner one) are unrolled: no
- * loop code is left of them. The three others remain: 17 iterations make
- * a uniform loop (JMP); a break under an if, and a counter the body
- * writes (with a per-lane value) keep LOOP. */
-static void check_unroll(void)
-{
-   struct sct_opts so;
-   sct_options(&so, 32, 64, &sct_map_layout, 1);
-   struct sc_program p;
-   if (!sct_compile_named("unroll", &so.o, &p, "unroll"))
-      return;
-   uint32_t loops = count_op(&p, ISA_OP_LOOP), jumps = count_op(&p, ISA_OP_JMP);
-   HWT_CHECK(loops == 2 && jumps == 1, "unroll: %u LOOP and %u JMP, expected 2 and 1", loops,
-             jumps);
-   sc_program_free(&p);
-   fprintf(stderr, "  %-24s %s\n", "unrolled loops", "checked");
+   static const struct {
+      const char *shader;
+      uint16_t op;
+      uint32_t want;
+   } shapes[] = {
+      {"uniform_loops", ISA_OP_LOOP, 3}, {"uniform_loops", ISA_OP_JMP, 6},
+      {"uniform_loops", ISA_OP_CONTJOIN, 0}, {"uniform_loops", ISA_OP_IF, 5},
+      {"uniform_loops", ISA_OP_ELSE, 1},  {"flow_loops", ISA_OP_CONTJOIN, 2},
+      {"unroll", ISA_OP_LOOP, 2},        {"unroll", ISA_OP_JMP, 1},
+   };
+   for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+      struct sc_program p;
+      if (!sct_compile_shape(shapes[i].shader, &p))
+         continue;
+      uint32_t n = sct_count_op(&p, shapes[i].op, -1);
+      HWT_CHECK(n == shapes[i].want, "%s: %u %s, expected %u", shapes[i].shader, n,
+                isa_op_info[shapes[i].op].name, shapes[i].want);
+      sc_program_free(&p);
+   }
+   fprintf(stderr, "  %-24s %s\n", "code shapes", "checked");
 }
 
 int main(int argc, char **argv)
@@ -801,10 +777,8 @@ int main(int argc, char **argv)
          continue;
       sct_map_matrix(&s, &maps[i]);
    }
-   if (argc == 1 || strcmp(argv[1], "uniform_loops") == 0)
-      check_uniform_loops();
-   if (argc == 1 || strcmp(argv[1], "unroll") == 0)
-      check_unroll();
+   if (argc == 1 || strcmp(argv[1], "shapes") == 0)
+      check_shapes();
    sct_fini(&s);
    return hwt_finish();
 }

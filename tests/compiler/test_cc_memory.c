@@ -291,17 +291,6 @@ static void run_atomics_global(struct sct *s, struct mem_run *r)
 
 /* ---- fences ---------------------------------------------------------------------- */
 
-/* How many instructions of a compiled program have opcode op. */
-static uint32_t count_op(const struct sc_program *p, uint16_t op)
-{
-   const struct isa_program_header *h = p->image;
-   const struct isa_inst *code = (const void *)(h + 1);
-   uint32_t n = 0;
-   for (uint32_t i = 0; i < h->inst_count; i++)
-      n += code[i].op == op;
-   return n;
-}
-
 /* Memory barriers of workgroup scope need no MEMBAR (the CTA runs on one
  * execution unit), device-scope ones one each; a workgroup barrier keeps
  * its BAR. The shared-memory tests above check that results stay right. */
@@ -317,7 +306,8 @@ static void check_fences(void)
       struct sc_program p;
       if (!sct_compile_named(want[i].shader, &so.o, &p, want[i].shader))
          continue;
-      uint32_t membars = count_op(&p, ISA_OP_MEMBAR), bars = count_op(&p, ISA_OP_BAR);
+      uint32_t membars = sct_count_op(&p, ISA_OP_MEMBAR, -1);
+      uint32_t bars = sct_count_op(&p, ISA_OP_BAR, -1);
       HWT_CHECK(membars == want[i].membars && bars == want[i].bars,
                 "%s: %u MEMBAR and %u BAR, expected %u and %u", want[i].shader, membars, bars,
                 want[i].membars, want[i].bars);
@@ -339,7 +329,8 @@ static void shared_tiles_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
    w[2] = sct_u(((a + 2 * b) ^ b) + a * 5);
 }
 
-static const struct sct_map shared_tiles = SCT_MAP("shared_tiles", 2, 3, NULL, shared_tiles_ref, NULL);
+static const struct sct_map shared_tiles =
+   SCT_MAP("shared_tiles", 2, 3, NULL, shared_tiles_ref, NULL);
 
 /* A shared access at a dynamic address plus a constant (the tile's place,
  * a constant index times its stride) takes the constant in its offset
@@ -349,10 +340,8 @@ static const struct sct_map shared_tiles = SCT_MAP("shared_tiles", 2, 3, NULL, s
  * those of row[l + 8]. */
 static void check_shared_offsets(void)
 {
-   struct sct_opts so;
-   sct_options(&so, 32, 64, &sct_map_layout, 1);
    struct sc_program p;
-   if (!sct_compile_named("shared_tiles", &so.o, &p, "shared_tiles"))
+   if (!sct_compile_shape("shared_tiles", &p))
       return;
    const struct isa_program_header *h = p.image;
    const struct isa_inst *code = (const void *)(h + 1);

@@ -493,17 +493,6 @@ static void test_spec(struct sct *s)
 
 /* ---- built-in ids of 3-D dispatches ---------------------------------------------- */
 
-/* S2R instructions of a program reading special register r. */
-static uint32_t count_s2r(const struct sc_program *p, enum isa_sreg r)
-{
-   const struct isa_program_header *h = p->image;
-   const struct isa_inst *code = (const void *)(h + 1);
-   uint32_t n = 0;
-   for (uint32_t i = 0; i < h->inst_count; i++)
-      n += code[i].op == ISA_OP_S2R && code[i].mod == r;
-   return n;
-}
-
 /* Where the workgroup's sizes make it a shift or a mask of the invocation
  * index, gl_LocalInvocationID reads no LOCAL_ID_* (whose per-lane
  * divisions cost the interpreter): a dimension of size x, y, z is
@@ -516,7 +505,7 @@ static void check_ids_derived(const uint32_t ls[3], const struct sc_program *p, 
       bool last = c == 2 || (c == 1 && ls[2] == 1) || (c == 0 && ls[1] * ls[2] == 1);
       bool pow2 = !(ls[c] & (ls[c] - 1)), below_pow2 = !(below[c] & (below[c] - 1));
       bool derived = ls[c] == 1 || (below_pow2 && (pow2 || last));
-      uint32_t n = count_s2r(p, (enum isa_sreg)(ISA_SR_LOCAL_ID_X + c));
+      uint32_t n = sct_count_op(p, ISA_OP_S2R, (int32_t)(ISA_SR_LOCAL_ID_X + c));
       HWT_CHECK(derived ? n == 0 : n > 0, "%s: %u S2R LOCAL_ID_%c, expected %s", what, n,
                 "XYZ"[c], derived ? "none" : "some");
    }
