@@ -1,7 +1,7 @@
 /*
  * The compiler's pipeline: validate (cached) -> specialize and optimize ->
  * parse -> translate (with the divergence analysis) -> allocate registers
- * -> encode. Every stage is timed.
+ * -> uniform loops -> encode. Every stage is timed.
  */
 #include "sc_internal.h"
 
@@ -99,6 +99,7 @@ bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_option
    double t3 = now_ms();
    uint32_t vregs, uregs;
    sc_regalloc(&mir, &e, &vregs, &uregs);
+   sc_mir_uniform_loops(&mir, &e);
    double t4 = now_ms();
    out->image = sc_encode(&mir, opts->warp_width, vregs, uregs, &out->size, &e);
    double t5 = now_ms();

@@ -157,6 +157,10 @@ void sc_mir_optimize(struct sc_mir *mir, struct sc_error *e);
 /* sc_regalloc.c: live intervals and register assignment. */
 void sc_regalloc(struct sc_mir *mir, struct sc_error *e, uint32_t *vregs, uint32_t *uregs);
 
+/* sc_mir_opt.c, after register allocation: loops that every lane leaves
+ * together run on uniform jumps instead of the mask stack. */
+void sc_mir_uniform_loops(struct sc_mir *mir, struct sc_error *e);
+
 /* sc_encode.c: the ISA program image. */
 void *sc_encode(const struct sc_mir *mir, uint32_t warp_width, uint32_t vregs, uint32_t uregs,
                 size_t *size, struct sc_error *e);

@@ -19,6 +19,9 @@
  *     constants) of a loop whose operands the loop does not write move
  *     before its LOOP.
  *
+ * and, after register allocation, uniform loops: loops that every lane
+ * leaves together run on uniform jumps (sc_mir_uniform_loops, below).
+ *
  * Staying inside a block keeps every rewrite sound under SIMT execution:
  * the instructions of a block run under the same mask, so a lane that reads
  * the replacement sees the value it would have read. Rewrites only ever
@@ -109,15 +112,16 @@ static void find_blocks(struct opt *o)
 
 /* Whether `from` may replace a read of `to` in instruction in: the same
  * value, and an operand kind the instruction takes there. ALU
- * instructions read any kind; stores keep their fast path only with
- * vector data, so a uniform one is not substituted into them. */
+ * instructions read any kind; loads and stores only vector registers for
+ * vector ones (a uniform address is flagged in the modifier, and stores
+ * keep their fast path only with vector data). No rewrite turns a
+ * uniform read into a vector one. */
 static bool substitutable(const struct opt *o, const struct sc_minst *in, uint32_t from)
 {
    enum isa_class c = cls_of(in);
    if (c == ISA_CLASS_ALU || c == ISA_CLASS_ALU64)
       return true;
-   return c == ISA_CLASS_MEM && !o->mir->regs[from].uniform &&
-          (in->op == ISA_OP_STG || in->op == ISA_OP_STS || in->op == ISA_OP_STP);
+   return c == ISA_CLASS_MEM && !o->mir->regs[from].uniform;
 }
 
 /* Replaces the reads of register `old` by `with` (a register; each read
@@ -197,12 +201,15 @@ static bool same_opnd(struct sc_opnd x, struct sc_opnd y)
    return x.kind == y.kind && x.part == y.part && x.value == y.value;
 }
 
-/* An earlier instruction of the block computing the same as instruction i
- * from registers unchanged since, or -1. */
+/* The earliest instruction of the block computing the same as
+ * instruction i from registers unchanged since, or -1. The earliest: an
+ * unrolled loop repeats a computation many times, and each repeat reads
+ * the first result, not the one before it (which would then stay live). */
 static int32_t earlier_same(const struct opt *o, uint32_t i)
 {
    const struct sc_mir *mir = o->mir;
    const struct sc_minst *in = &mir->code[i];
+   int32_t found = -1;
    for (uint32_t k = i; k > 0 && !o->leader[k];) {
       const struct sc_minst *p = &mir->code[--k];
       if (o->dead[k])
@@ -212,12 +219,12 @@ static int32_t earlier_same(const struct opt *o, uint32_t i)
           !reads(p, p->dst.value) &&
           mir->regs[p->dst.value].size == mir->regs[in->dst.value].size &&
           !(mir->regs[in->dst.value].uniform && !mir->regs[p->dst.value].uniform))
-         return (int32_t)k;
+         found = (int32_t)k;
       /* one of i's sources changes here: an earlier match read another value */
       if (is_reg(p->dst) && reads(in, p->dst.value))
-         return -1;
+         return found;
    }
-   return -1;
+   return found;
 }
 
 /* A repeated ALU instruction: later reads in the block use the first
@@ -470,24 +477,31 @@ static void opt_free(struct opt *o)
       free(o->written);
 }
 
+/* The pass state for mir: nothing dead, nothing moved. */
+static void opt_init(struct opt *o, struct sc_mir *mir, struct sc_error *e)
+{
+   size_t n = (mir->reg_count > mir->count ? mir->reg_count : mir->count) + 1;
+   *o = (struct opt){.mir = mir};
+   o->defs = malloc(n * sizeof(*o->defs));
+   o->uses = malloc(n * sizeof(*o->uses));
+   o->written = malloc(n * sizeof(*o->written));
+   o->anchor = malloc(n * sizeof(*o->anchor));
+   o->leader = malloc(mir->count + 1);
+   o->dead = calloc(mir->count + 1, 1);
+   if (!o->defs || !o->uses || !o->written || !o->anchor || !o->leader || !o->dead) {
+      opt_free(o);
+      sc_fail(e, "out of memory");
+   }
+   for (uint32_t i = 0; i < n; i++)
+      o->anchor[i] = NONE;
+}
+
 /* One round: the block-local rewrites until nothing changes, then loop
  * invariants out. Returns whether anything moved out of a loop. */
 static bool optimize_round(struct sc_mir *mir, struct sc_error *e)
 {
-   size_t n = (mir->reg_count > mir->count ? mir->reg_count : mir->count) + 1;
-   struct opt o = {.mir = mir};
-   o.defs = malloc(n * sizeof(*o.defs));
-   o.uses = malloc(n * sizeof(*o.uses));
-   o.written = malloc(n * sizeof(*o.written));
-   o.anchor = malloc(n * sizeof(*o.anchor));
-   o.leader = malloc(mir->count + 1);
-   o.dead = calloc(mir->count + 1, 1);
-   if (!o.defs || !o.uses || !o.written || !o.anchor || !o.leader || !o.dead) {
-      opt_free(&o);
-      sc_fail(e, "out of memory");
-   }
-   for (uint32_t i = 0; i < n; i++)
-      o.anchor[i] = NONE;
+   struct opt o;
+   opt_init(&o, mir, e);
    find_blocks(&o);
    count(&o);
    share_special_registers(&o);
@@ -517,4 +531,203 @@ void sc_mir_optimize(struct sc_mir *mir, struct sc_error *e)
    /* each round may expose invariants of the next loop out */
    for (int round = 0; round < 4 && optimize_round(mir, e); round++)
       ;
+}
+
+/* ---- uniform loops --------------------------------------------------------------- */
+
+/*
+ * A loop that every active lane leaves at the same time needs no mask
+ * stack entry: its LOOP, BRK, CONTJOIN and ENDLOOP (four flow instructions
+ * an iteration) become uniform jumps. That holds when each way out of the
+ * loop is a BRK (or CONT) of a uniform condition at the loop's own level:
+ * not under an IF, SWITCH or inner loop, whose entries the jump would
+ * leave on the stack, and no RET or inner BRK/CONT leaves it. Then all
+ * lanes take every such branch together, exec stays the mask the loop was
+ * entered with (what ENDLOOP would restore), and
+ *   BRK c  ->  BRA_U c to after the loop      LOOP, CONTJOIN  ->  gone
+ *   CONT c ->  BRA_U c to the continue code   ENDLOOP         ->  JMP to the top
+ * JMP and BRA_U count a backward jump against the warp's budget as
+ * ENDLOOP does, so the watchdog still sees the loop. This runs after
+ * register allocation, which extends live intervals over LOOP..ENDLOOP.
+ */
+
+static bool uniform_register(const struct sc_mir *mir, struct sc_opnd o)
+{
+   return is_reg(o) && mir->regs[o.value].uniform;
+}
+
+/* Whether BRK or CONT `in` targets a construct inside the loop being
+ * looked at; open[] holds the opcodes (IF, LOOP, SWITCH) of the
+ * constructs open inside it, innermost last. As the execution units do,
+ * BRK skips mod breakable constructs (loops, switches) and CONT goes to
+ * the innermost loop. */
+static bool targets_inner(const struct sc_minst *in, const uint16_t *open, uint32_t depth)
+{
+   uint32_t levels = in->mod;
+   for (uint32_t k = depth; k-- > 0;) {
+      bool cont = in->op == ISA_OP_CONT;
+      if (cont ? open[k] == ISA_OP_LOOP : open[k] != ISA_OP_IF) {
+         if (cont || levels-- == 0)
+            return true;
+      }
+   }
+   return false;
+}
+
+/* Whether the loop whose LOOP is at l may be uniform (see above); *end is
+ * its ENDLOOP (UINT32_MAX if there is none), *continued whether a CONT
+ * goes to its continue point. */
+static bool uniform_loop(const struct opt *o, uint32_t l, uint32_t *end, bool *continued)
+{
+   const struct sc_mir *mir = o->mir;
+   uint16_t open[ISA_MAX_STACK];
+   uint32_t depth = 0;
+   bool ok = true;
+   *end = UINT32_MAX;
+   *continued = false;
+   for (uint32_t i = l + 1; i < mir->count; i++) {
+      const struct sc_minst *in = &mir->code[i];
+      if (o->dead[i])
+         continue;
+      switch (in->op) {
+      case ISA_OP_IF: case ISA_OP_LOOP: case ISA_OP_SWITCH:
+         if (depth == ISA_MAX_STACK)
+            return false;
+         open[depth++] = in->op;
+         break;
+      case ISA_OP_ENDIF: case ISA_OP_ENDSWITCH:
+         depth -= depth > 0;
+         break;
+      case ISA_OP_ENDLOOP:
+         if (!depth) {
+            *end = i;
+            return ok;
+         }
+         depth--;
+         break;
+      case ISA_OP_BRK: case ISA_OP_CONT:
+         if (!targets_inner(in, open, depth)) {
+            ok &= depth == 0 && in->mod == 0 && uniform_register(mir, in->a);
+            *continued |= in->op == ISA_OP_CONT;
+         }
+         break;
+      case ISA_OP_RET:
+         ok = false;
+         break;
+      case ISA_OP_JEZ:
+         /* a construct inside was left for this loop or further out */
+         ok &= depth > 0;
+         break;
+      default:
+         break;
+      }
+   }
+   return false;
+}
+
+/* Room for n more labels, taken before the pass state is (a failure
+ * unwinds past it). */
+static void reserve_labels(struct sc_mir *mir, uint32_t n, struct sc_error *e)
+{
+   if (mir->label_count + n <= mir->label_capacity)
+      return;
+   uint32_t cap = mir->label_count + n;
+   uint32_t *labels = realloc(mir->labels, cap * sizeof(*labels));
+   if (!labels)
+      sc_fail(e, "out of memory");
+   mir->labels = labels;
+   mir->label_capacity = cap;
+}
+
+/* Rewrites the uniform loop l..end (see above): its own-level BRK and
+ * CONT are the only ones left at depth 0. */
+static void lower_uniform_loop(struct opt *o, uint32_t l, uint32_t end)
+{
+   struct sc_mir *mir = o->mir;
+   uint32_t after = UINT32_MAX;
+   uint32_t depth = 0;
+   o->dead[l] = 1;
+   for (uint32_t i = l + 1; i < end; i++) {
+      struct sc_minst *in = &mir->code[i];
+      if (o->dead[i])
+         continue;
+      if (in->op == ISA_OP_IF || in->op == ISA_OP_LOOP || in->op == ISA_OP_SWITCH)
+         depth++;
+      else if (in->op == ISA_OP_ENDIF || in->op == ISA_OP_ENDLOOP || in->op == ISA_OP_ENDSWITCH)
+         depth--;
+      else if (depth == 0 && in->op == ISA_OP_CONTJOIN)
+         o->dead[i] = 1;
+      else if (depth == 0 && (in->op == ISA_OP_BRK || in->op == ISA_OP_CONT)) {
+         if (in->op == ISA_OP_BRK) {
+            if (after == UINT32_MAX) {
+               after = mir->label_count++;   /* reserved */
+               mir->labels[after] = end + 1;
+            }
+            in->label = after;   /* CONT keeps its target, the continue code */
+         }
+         in->op = ISA_OP_BRA_U;
+      }
+   }
+   mir->code[end].op = ISA_OP_JMP;   /* keeps its target, the loop's top */
+}
+
+/*
+ * A loop on the mask stack that no CONT continues needs no CONTJOIN: it
+ * would add no lanes (exec stays as it is), and where its closer jump
+ * (exec empty) leads the ENDLOOP's own does (restore the loop's lanes).
+ * So what jumps to the CONTJOIN, as the innermost closer (a BRK, RET or
+ * JEZ at the loop's own level), jumps to the ENDLOOP, and the CONTJOIN
+ * goes: one flow instruction less an iteration.
+ */
+static void drop_contjoin(struct opt *o, uint32_t l, uint32_t end)
+{
+   struct sc_mir *mir = o->mir;
+   uint32_t depth = 0, join = UINT32_MAX;
+   for (uint32_t i = l + 1; i < end && join == UINT32_MAX; i++) {
+      uint16_t op = mir->code[i].op;
+      if (o->dead[i])
+         continue;
+      if (op == ISA_OP_IF || op == ISA_OP_LOOP || op == ISA_OP_SWITCH)
+         depth++;
+      else if (op == ISA_OP_ENDIF || op == ISA_OP_ENDLOOP || op == ISA_OP_ENDSWITCH)
+         depth--;
+      else if (op == ISA_OP_CONTJOIN && depth == 0)
+         join = i;
+   }
+   if (join == UINT32_MAX)
+      return;
+   for (uint32_t i = l + 1; i < join; i++) {
+      struct sc_minst *in = &mir->code[i];
+      if (in->label < mir->label_count && mir->labels[in->label] == join)
+         in->label = mir->code[join].label;   /* the ENDLOOP */
+   }
+   o->dead[join] = 1;
+}
+
+void sc_mir_uniform_loops(struct sc_mir *mir, struct sc_error *e)
+{
+   uint32_t loops = 0;
+   for (uint32_t i = 0; i < mir->count; i++)
+      loops += mir->code[i].op == ISA_OP_LOOP;
+   reserve_labels(mir, loops, e);
+   struct opt o;
+   opt_init(&o, mir, e);
+   bool changed = false;
+   /* Outer loops first: the depth counting of a loop's rewrite reads the
+    * LOOP and ENDLOOP of the loops inside it. */
+   for (uint32_t l = 0; l < mir->count; l++) {
+      uint32_t end;
+      bool continued;
+      if (mir->code[l].op != ISA_OP_LOOP)
+         continue;
+      if (uniform_loop(&o, l, &end, &continued))
+         lower_uniform_loop(&o, l, end);
+      else if (end != UINT32_MAX && !continued)
+         drop_contjoin(&o, l, end);
+      changed = true;
+   }
+   bool ok = !changed || compact(&o);
+   opt_free(&o);
+   if (!ok)
+      sc_fail(e, "out of memory");
 }

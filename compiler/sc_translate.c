@@ -34,6 +34,9 @@ struct ptr {
     * and the address is the offset alone. */
    struct sc_opnd base;         /* a two-part register, or NONE */
    struct sc_opnd offset;       /* 32-bit byte offset: register, immediate */
+   /* Workgroup, Private, Function: a constant added to offset, kept apart
+    * so that it goes into the memory instruction's offset field */
+   uint32_t disp;
    /* robust buffer access: the descriptor's range (two-part reg) */
    struct sc_opnd range;
    bool robust;
@@ -709,6 +712,29 @@ static bool is_buffer_storage(uint32_t storage)
           storage == SpvStorageClassPhysicalStorageBuffer;
 }
 
+/* p's address += index * stride. A shared or private address keeps its
+ * constant part in disp: tile[k][x] with a constant k costs no add, and a
+ * dynamic index one IMUL or IMAD (never an IMAD of two immediates, which
+ * would take a register for one of them). */
+static void advance(struct tx *t, struct ptr *p, struct sc_opnd index, uint32_t stride)
+{
+   if (is_buffer_storage(p->storage)) {
+      p->offset = add_scaled(t, p->offset, index, stride);
+      return;
+   }
+   if (p->offset.kind == SC_IMM) {
+      p->disp += p->offset.value;
+      p->offset = sc_imm(0);
+   }
+   if (index.kind == SC_IMM) {
+      p->disp += index.value * stride;
+   } else if (p->offset.kind == SC_IMM) {
+      p->offset = stride == 1 ? index : alu(t, ISA_OP_IMUL, 0, index, sc_imm(stride), sc_none());
+   } else {
+      p->offset = add_scaled(t, p->offset, index, stride);
+   }
+}
+
 /* The 64-bit address of a buffer pointer's dynamic part, and the constant
  * displacement that goes into the instruction's offset field. */
 static struct sc_opnd buffer_address(struct tx *t, const struct ptr *p, uint32_t extra,
@@ -736,10 +762,10 @@ static struct sc_opnd local_address(struct tx *t, const struct ptr *p, uint32_t 
 {
    (void)t;
    if (p->offset.kind == SC_IMM) {
-      *imm = p->offset.value + extra;
+      *imm = p->offset.value + p->disp + extra;
       return sc_none();
    }
-   *imm = extra;
+   *imm = p->disp + extra;
    return p->offset;
 }
 
@@ -1283,20 +1309,53 @@ static struct sc_opnd sreg(struct tx *t, enum isa_sreg r, bool uniform)
    return d;
 }
 
+static bool is_pow2(uint32_t v)
+{
+   return v && !(v & (v - 1));
+}
+
+static uint32_t log2_of(uint32_t v)
+{
+   return (uint32_t)__builtin_ctz(v);
+}
+
+/*
+ * Component `comp` of gl_LocalInvocationID. Vulkan, LocalInvocationIndex:
+ * "The value of LocalInvocationIndex is equal to LocalInvocationId.z *
+ * WorkgroupSize.x * WorkgroupSize.y + LocalInvocationId.y *
+ * WorkgroupSize.x + LocalInvocationId.x." The execution units number lanes
+ * by that index, so id.x = index % sx, id.y = index / sx % sy and id.z =
+ * index / (sx * sy), which LOCAL_ID_X/Y/Z divide out per lane. local_size
+ * is the CTA size the program is launched with (sc_compile resolved
+ * LocalSize, LocalSizeId and WorkgroupSize to constants), so where the
+ * divisors are powers of two a mask and a shift of the index do it. A
+ * dimension of size 1 is always 0; the last one above 1 needs no modulo:
+ * the index is below sx * sy * sz. Lanes past the workgroup's end compute
+ * other values than LOCAL_ID_* would, but are never active.
+ */
+static struct sc_opnd local_id(struct tx *t, uint32_t comp)
+{
+   const uint32_t *ls = t->local_size;
+   if (comp >= 3 || ls[comp] == 1)
+      return sc_imm(0);
+   uint32_t below = comp == 0 ? 1 : comp == 1 ? ls[0] : ls[0] * ls[1];
+   bool last = comp == 2 || (comp == 1 && ls[2] == 1) || (comp == 0 && ls[1] * ls[2] == 1);
+   if (!is_pow2(below) || !(last || is_pow2(ls[comp])))
+      return sreg(t, (enum isa_sreg)(ISA_SR_LOCAL_ID_X + comp), false);
+   struct sc_opnd id = sreg(t, ISA_SR_LOCAL_INDEX, false);
+   if (below > 1)
+      id = alu(t, ISA_OP_SHR_U, 0, id, sc_imm(log2_of(below)), sc_none());
+   if (!last)
+      id = alu(t, ISA_OP_AND, 0, id, sc_imm(ls[comp] - 1), sc_none());
+   return id;
+}
+
 /* Component `comp` of a built-in input. */
 static struct sc_opnd builtin_component(struct tx *t, uint32_t builtin, uint32_t comp)
 {
    switch (builtin) {
    case SpvBuiltInLocalInvocationId:
-      /* A dimension of size 1 is always 0, and in a one-dimensional
-       * workgroup x is the invocation index, which the execution units
-       * read without LOCAL_ID_X's per-lane division (most of a one-warp
-       * dispatch's interpreter time). */
-      if (comp < 3 && t->local_size[comp] == 1)
-         return sc_imm(0);
-      if (comp == 0 && t->local_size[1] == 1 && t->local_size[2] == 1)
-         return sreg(t, ISA_SR_LOCAL_INDEX, false);
-      return sreg(t, (enum isa_sreg)(ISA_SR_LOCAL_ID_X + comp), false);
+      return local_id(t, comp);
    case SpvBuiltInLocalInvocationIndex:
       return sreg(t, ISA_SR_LOCAL_INDEX, false);
    case SpvBuiltInWorkgroupId:
@@ -1378,6 +1437,34 @@ static struct sc_opnd index_operand(struct tx *t, uint32_t id)
    return i;
 }
 
+/* Whether id is `x + c` with c a 32-bit value known at compile time (a
+ * constant, an unrolled loop's counter): x and c. */
+static bool add_of_constant(struct tx *t, uint32_t id, uint32_t *x, uint32_t *c)
+{
+   const struct sc_id *d = idp(t, id);
+   struct tinfo ti = type_of(t, d->type);
+   if (d->opcode != SpvOpIAdd || ti.kind != TK_INT || ti.width != 32)
+      return false;
+   uint32_t a = t->m->words[d->def + 3], b = t->m->words[d->def + 4];
+   struct sc_opnd va = get1(t, a, 0), vb = get1(t, b, 0);
+   *x = vb.kind == SC_IMM ? a : b;
+   *c = vb.kind == SC_IMM ? vb.value : va.value;
+   return va.kind == SC_IMM || vb.kind == SC_IMM;
+}
+
+/* An array step by index_id. Into shared or private memory, an index
+ * `x + c` steps by x and puts c * stride into the displacement (the same
+ * 32-bit address, modulo 2^32): reduce's partial[lid + k] costs no add. */
+static void step_by_index(struct tx *t, struct ptr *p, uint32_t index_id, uint32_t stride)
+{
+   uint32_t x, c;
+   if (!is_buffer_storage(p->storage) && add_of_constant(t, index_id, &x, &c)) {
+      p->disp += c * stride;
+      index_id = x;
+   }
+   advance(t, p, index_operand(t, index_id), stride);
+}
+
 static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t index_id)
 {
    if (p->var) {
@@ -1405,7 +1492,7 @@ static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t inde
          p->matrix_stride = sd->members[member].matrix_stride;
          p->row_major = sd->members[member].row_major;
       }
-      p->offset = add_scaled(t, p->offset, sc_imm(off), 1);
+      advance(t, p, sc_imm(off), 1);
       *type = struct_member(t, *type, member);
       return;
    }
@@ -1415,13 +1502,13 @@ static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t inde
          load_descriptor(t, p, p->set_va, p->binding, index_operand(t, index_id));
          p->desc_array = false;
       } else {
-         p->offset = add_scaled(t, p->offset, index_operand(t, index_id), array_stride(t, p, *type));
+         step_by_index(t, p, index_id, array_stride(t, p, *type));
       }
       *type = ti.elem;
       return;
    case TK_VECTOR: {
       uint32_t step = p->vector_stride ? p->vector_stride : scalar_bytes(t, ti.elem);
-      p->offset = add_scaled(t, p->offset, index_operand(t, index_id), step);
+      advance(t, p, index_operand(t, index_id), step);
       p->vector_stride = 0;
       *type = ti.elem;
       return;
@@ -1431,10 +1518,10 @@ static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t inde
       uint32_t sb = scalar_bytes(t, col.elem);
       uint32_t stride = p->explicit_layout ? p->matrix_stride : sb * col.count;
       if (p->explicit_layout && p->row_major) {
-         p->offset = add_scaled(t, p->offset, index_operand(t, index_id), sb);
+         advance(t, p, index_operand(t, index_id), sb);
          p->vector_stride = stride;
       } else {
-         p->offset = add_scaled(t, p->offset, index_operand(t, index_id), stride);
+         advance(t, p, index_operand(t, index_id), stride);
       }
       *type = ti.elem;
       return;
@@ -1454,7 +1541,7 @@ static void access_chain(struct tx *t, uint32_t at, bool ptr_chain)
       uint32_t stride = idp(t, idp(t, arg(t, at, 3))->type)->array_stride;
       if (!stride)
          stride = scalar_bytes(t, type) * components(t, type);
-      p.offset = add_scaled(t, p.offset, index_operand(t, arg(t, at, 4)), stride);
+      advance(t, &p, index_operand(t, arg(t, at, 4)), stride);
       first = 5;
    }
    for (uint32_t i = first; i < len; i++)
@@ -1480,7 +1567,12 @@ static void op_load(struct tx *t, uint32_t at)
    if (p.var) {   /* a copy: the variable may change while the value lives */
       for (uint32_t i = 0; i < v->n; i++) {
          struct tinfo s = scalar_at(t, type, i);
-         copy_scalar(t, v->comp[i], t->slots[p.var][p.slot + i], is64(&s));
+         struct sc_opnd slot = t->slots[p.var][p.slot + i];
+         /* an unrolled loop's counter is a constant, which stays put */
+         if (slot.kind == SC_IMM)
+            v->comp[i] = slot;
+         else
+            copy_scalar(t, v->comp[i], slot, is64(&s));
       }
       return;
    }
@@ -1587,6 +1679,14 @@ static void binop(struct tx *t, uint32_t at, enum isa_op op32, enum isa_op op64,
       if (is64(&rs) && (op == ISA_OP_SHL64 || op == ISA_OP_SHR64_U || op == ISA_OP_SHR64_S) &&
           is64(&(struct tinfo){.width = operand_scalar(t, arg(t, at, 4)).width}))
          bb = part_of(bb, 0);
+      /* Integer arithmetic on constants (an unrolled loop's counter) is
+       * a constant. */
+      uint32_t folded;
+      if (isa_op_info[op].cls == ISA_CLASS_ALU && op < ISA_OP_FADD &&
+          fold(op, pick(&a, i), bb, sc_none(), &folded)) {
+         v->comp[i] = sc_imm(folded);
+         continue;
+      }
       emit(t, op, mod, v->comp[i], pick(&a, i), bb, sc_none());
    }
    release(&a);
@@ -3475,6 +3575,8 @@ static struct sc_opnd negate(struct tx *t, struct sc_opnd c)
    return alu(t, ISA_OP_XOR, 0, c, sc_imm(1), sc_none());
 }
 
+static bool has_phi_copies(struct tx *t, uint32_t from, uint32_t to);
+
 /* A selection (IF/ELSE/ENDIF) whose sides are branches `then` and `other`. */
 static void selection(struct tx *t, uint32_t from, struct sc_opnd cond, uint32_t then,
                       uint32_t other, uint32_t merge)
@@ -3487,9 +3589,13 @@ static void selection(struct tx *t, uint32_t from, struct sc_opnd cond, uint32_t
       region(t, then, merge);
    t->cons[t->depth - 1].restore_label = end_label;
    place_label(t, else_label);
-   emit_flow(t, ISA_OP_ELSE, sc_none(), end_label, 0);
-   if (take_branch(t, from, other, merge))
-      region(t, other, merge);
+   /* An else side that goes straight to the merge, with no phi copies
+    * to make, runs nothing: no ELSE (IF's jump lands on the ENDIF). */
+   if (other != merge || has_phi_copies(t, from, merge)) {
+      emit_flow(t, ISA_OP_ELSE, sc_none(), end_label, 0);
+      if (take_branch(t, from, other, merge))
+         region(t, other, merge);
+   }
    place_label(t, end_label);
    emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());
    close_construct(t);
@@ -3521,8 +3627,9 @@ static uint32_t unmerged_conditional(struct tx *t, uint32_t from, struct sc_opnd
    bool b_exit = b == stop || exit_of(t, b, &cb) >= 0;
    if (!a_exit && !b_exit)
       FAIL("invalid SPIR-V: conditional branch without a merge to two ordinary blocks");
-   if (a_exit && b_exit) {
-      /* Both sides leave (or end the region): one selection. */
+   bool both = a_exit && b_exit;
+   if (both && a != stop && b != stop) {
+      /* Both sides leave: one selection. */
       uint32_t else_label = new_label(t), end_label = new_label(t);
       open_construct(t, (struct construct){.kind = CK_SELECTION, .merge = UINT32_MAX,
                                            .restore_label = else_label});
@@ -3537,9 +3644,11 @@ static uint32_t unmerged_conditional(struct tx *t, uint32_t from, struct sc_opnd
       close_construct(t);
       return UINT32_MAX;
    }
-   /* One side leaves; the others go on to the ordinary block. */
-   uint32_t next = a_exit ? b : a, exit_target = a_exit ? a : b;
-   struct sc_opnd leave = a_exit ? cond : negate(t, cond);
+   /* One side leaves; the others go on to the ordinary block, or end the
+    * region (a do-while's latch: back to the header, or break). */
+   uint32_t next = both ? stop : a_exit ? b : a;
+   uint32_t exit_target = both ? (a == stop ? b : a) : a_exit ? a : b;
+   struct sc_opnd leave = exit_target == a ? cond : negate(t, cond);
    bool is_cont;
    int k = exit_target == stop ? -1 : exit_of(t, exit_target, &is_cont);
    if (k >= 0 && !has_phi_copies(t, from, exit_target)) {
@@ -3658,9 +3767,281 @@ static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
    close_construct(t);
 }
 
+/* ---- counted loops, unrolled ------------------------------------------------------------------ */
+
+/*
+ * A loop that counts a promoted integer variable from a constant, by a
+ * constant step, to a constant bound runs a number of iterations known at
+ * compile time. When they are few and the body small, it is translated
+ * once per iteration with the counter a constant: addresses and
+ * conditions built from it fold (a tile's k-th element is an offset), and
+ * the loop's compare, branch and increment go. The shape is glslc's for
+ * loop:
+ *   P: ... OpStore %i <init>; OpBranch H
+ *   H: OpLoopMerge M C; OpBranch X
+ *   X: %a = OpLoad %i; %c = <compare> %a <bound>; OpBranchConditional %c B M
+ *   B..: the body, ending in the one branch to C
+ *   C: %b = OpLoad %i; %d = <step> %b <const>; OpStore %i %d; OpBranch H
+ * and nothing else in the loop writes %i, returns, breaks or continues
+ * (so the body is a region from B to C of the kind selection() lowers).
+ */
+#define UNROLL_TRIPS 16u         /* at most this many iterations */
+#define UNROLL_BUDGET 320u       /* SPIR-V instructions, all copies of the body together */
+
+struct counted {
+   uint32_t var;                /* the counter, a promoted 32-bit integer variable */
+   const struct block *cond;    /* X */
+   uint32_t body, cont;         /* labels of B and C */
+   uint32_t trips;
+   uint32_t value[UNROLL_TRIPS];   /* the counter in each iteration */
+   uint32_t final;              /* and after the loop */
+};
+
+static void loop_blocks(struct tx *t, uint32_t h, uint8_t *in);
+static uint32_t successors(const struct tx *t, const struct block *b, uint32_t *out, uint32_t max);
+static void source_line(struct tx *t, uint32_t at);
+
+/* The instructions of block b other than OpLine/OpNoLine and its merge
+ * instruction, up to max: their word offsets in at[]; returns how many
+ * (max + 1 if there are more). */
+static uint32_t plain_instructions(const struct tx *t, const struct block *b, uint32_t *at,
+                                   uint32_t max)
+{
+   uint32_t n = 0;
+   for (uint32_t w = b->first_inst; w < b->term && n <= max; w += sc_len(t->m, w)) {
+      uint16_t op = sc_op(t->m, w);
+      if (op == SpvOpLine || op == SpvOpNoLine || w == b->merge)
+         continue;
+      if (n < max)
+         at[n] = w;
+      n++;
+   }
+   return n;
+}
+
+static bool has_phis(const struct tx *t, const struct block *b)
+{
+   return b->first_inst != b->start + sc_len(t->m, b->start);
+}
+
+/* `%r = <op> %x <constant>`: op, x and the constant, if `at` is that. */
+static bool op_with_constant(const struct tx *t, uint32_t at, uint16_t *op, uint32_t *x,
+                             uint32_t *k)
+{
+   if (sc_len(t->m, at) != 5)
+      return false;
+   *op = sc_op(t->m, at);
+   *x = arg(t, at, 3);
+   return const_u32(t, arg(t, at, 4), k);
+}
+
+static bool compare_holds(uint16_t op, uint32_t a, uint32_t b)
+{
+   switch (op) {
+   case SpvOpULessThan: return a < b;
+   case SpvOpULessThanEqual: return a <= b;
+   case SpvOpUGreaterThan: return a > b;
+   case SpvOpUGreaterThanEqual: return a >= b;
+   case SpvOpSLessThan: return (int32_t)a < (int32_t)b;
+   case SpvOpSLessThanEqual: return (int32_t)a <= (int32_t)b;
+   case SpvOpSGreaterThan: return (int32_t)a > (int32_t)b;
+   case SpvOpSGreaterThanEqual: return (int32_t)a >= (int32_t)b;
+   case SpvOpINotEqual: return a != b;
+   default: return false;
+   }
+}
+
+static bool is_counter_compare(uint16_t op)
+{
+   return op >= SpvOpINotEqual && op <= SpvOpSLessThanEqual;   /* != and the orderings */
+}
+
+/* The counter after one step, or false for a step this does not know. */
+static bool step_value(uint16_t op, uint32_t v, uint32_t k, uint32_t *out)
+{
+   switch (op) {
+   case SpvOpIAdd: *out = v + k; return true;
+   case SpvOpISub: *out = v - k; return true;
+   case SpvOpIMul: *out = v * k; return true;
+   case SpvOpShiftLeftLogical: *out = k < 32 ? v << k : 0; return k < 32;
+   case SpvOpShiftRightLogical: *out = k < 32 ? v >> k : 0; return k < 32;
+   default: return false;
+   }
+}
+
+/* Whether `at` writes promoted variable var (a store, or modf/frexp's
+ * second result). */
+static bool writes_variable(const struct tx *t, uint32_t at, uint32_t var)
+{
+   uint16_t op = sc_op(t->m, at);
+   if (op == SpvOpStore)
+      return root_variable(t, arg(t, at, 1)) == var;
+   return op == SpvOpExtInst && sc_len(t->m, at) > 6 && root_variable(t, arg(t, at, 6)) == var;
+}
+
+/* The counter's value on entry: the last store to it in the block that
+ * enters the loop (the header's one predecessor besides C). */
+static bool entry_value(struct tx *t, const struct block *hb, uint32_t cont, uint32_t var,
+                        uint32_t *init)
+{
+   const struct block *pre = NULL;
+   for (uint32_t i = 0; i < t->block_count; i++) {
+      uint32_t succ[256], n = successors(t, &t->blocks[i], succ, 256);
+      for (uint32_t k = 0; k < n; k++) {
+         if (&t->blocks[succ[k]] != hb || t->blocks[i].label == cont)
+            continue;
+         if (pre || sc_op(t->m, t->blocks[i].term) != SpvOpBranch)
+            return false;
+         pre = &t->blocks[i];
+      }
+   }
+   uint32_t store = 0;
+   for (uint32_t at = pre ? pre->first_inst : 0; pre && at < pre->term; at += sc_len(t->m, at)) {
+      if (writes_variable(t, at, var))
+         store = at;
+   }
+   return store && sc_op(t->m, store) == SpvOpStore && const_u32(t, arg(t, store, 2), init);
+}
+/* Whether the loop's blocks (in) keep to the shape above: only X leaves
+ * (to merge), one branch goes to C, nothing but C writes var, no block
+ * returns or ends the invocation, every merge block inside is in the loop
+ * (a break or continue would leave one unreachable), and the body is
+ * small enough for trips copies. */
+static bool plain_body(struct tx *t, const uint8_t *in, const struct counted *c, uint32_t h,
+                       uint32_t merge)
+{
+   uint32_t to_cont = 0, size = 0;
+   for (uint32_t i = 0; i < t->block_count; i++) {
+      const struct block *b = &t->blocks[i];
+      if (!in[i])
+         continue;
+      uint16_t term = sc_op(t->m, b->term);
+      if (term != SpvOpBranch && term != SpvOpBranchConditional && term != SpvOpSwitch)
+         return false;
+      uint32_t succ[256], n = successors(t, b, succ, 256);
+      for (uint32_t k = 0; k < n; k++) {
+         uint32_t label = t->blocks[succ[k]].label;
+         if ((label == merge && b != c->cond) || (succ[k] == h && b->label != c->cont))
+            return false;
+         to_cont += label == c->cont;
+      }
+      if (b->merge && i != h) {
+         uint32_t mb = arg(t, b->merge, 1);
+         if (mb >= t->m->bound || t->block_of[mb] < 0 || !in[t->block_of[mb]])
+            return false;
+      }
+      for (uint32_t at = b->first_inst; at < b->term; at += sc_len(t->m, at)) {
+         if (b->label != c->cont && writes_variable(t, at, c->var))
+            return false;
+         size += i != h && b != c->cond && b->label != c->cont;
+      }
+   }
+   return to_cont == 1 && (uint64_t)size * c->trips <= UNROLL_BUDGET;
+}
+
+/* The iterations: the counter from init while the compare holds. */
+static bool count_trips(struct counted *c, uint16_t cmp, uint32_t bound, uint16_t step,
+                        uint32_t k, uint32_t init)
+{
+   uint32_t v = init;
+   for (c->trips = 0; compare_holds(cmp, v, bound); c->trips++) {
+      if (c->trips == UNROLL_TRIPS)
+         return false;
+      c->value[c->trips] = v;
+      if (!step_value(step, v, k, &v))
+         return false;
+   }
+   c->final = v;
+   return true;
+}
+
+/* Whether the loop headed by hb is a counted loop to unroll (see above). */
+static bool counted_loop(struct tx *t, const struct block *hb, struct counted *c)
+{
+   uint32_t at[4], merge = arg(t, hb->merge, 1);
+   *c = (struct counted){.cont = arg(t, hb->merge, 2)};
+   if (has_phis(t, hb) || plain_instructions(t, hb, at, 1) != 0 ||
+       sc_op(t->m, hb->term) != SpvOpBranch || c->cont == hb->label)
+      return false;
+   c->cond = block_of(t, arg(t, hb->term, 1));
+   const struct block *cb = block_of(t, c->cont);
+   /* X: load, compare, branch on to B or out to M */
+   if (c->cond == hb || has_phis(t, c->cond) || c->cond->merge ||
+       plain_instructions(t, c->cond, at, 2) != 2 || sc_op(t->m, at[0]) != SpvOpLoad ||
+       sc_op(t->m, c->cond->term) != SpvOpBranchConditional ||
+       arg(t, c->cond->term, 1) != arg(t, at[1], 2) || arg(t, c->cond->term, 3) != merge)
+      return false;
+   c->var = arg(t, at[0], 3);
+   c->body = arg(t, c->cond->term, 2);
+   if (c->var >= t->m->bound || !t->slots[c->var])
+      return false;
+   uint16_t cmp, step;
+   uint32_t x, bound, k, init;
+   if (!op_with_constant(t, at[1], &cmp, &x, &bound) || x != arg(t, at[0], 2) ||
+       !is_counter_compare(cmp) || idp(t, c->var)->opcode != SpvOpVariable || !t->promote[c->var])
+      return false;
+   struct tinfo vt = type_of(t, type_of(t, idp(t, c->var)->type).elem);
+   if (vt.kind != TK_INT || vt.width != 32)
+      return false;
+   /* C: load, step, store back, to the header */
+   if (has_phis(t, cb) || plain_instructions(t, cb, at, 3) != 3 ||
+       sc_op(t->m, at[0]) != SpvOpLoad || arg(t, at[0], 3) != c->var ||
+       !op_with_constant(t, at[1], &step, &x, &k) || x != arg(t, at[0], 2) ||
+       sc_op(t->m, at[2]) != SpvOpStore || arg(t, at[2], 1) != c->var ||
+       arg(t, at[2], 2) != arg(t, at[1], 2) || sc_op(t->m, cb->term) != SpvOpBranch)
+      return false;
+   if (!entry_value(t, hb, c->cont, c->var, &init) || !count_trips(c, cmp, bound, step, k, init))
+      return false;
+   uint8_t *in = malloc(t->block_count);
+   if (!in)
+      FAIL("out of memory");
+   loop_blocks(t, (uint32_t)(hb - t->blocks), in);
+   bool ok = plain_body(t, in, c, (uint32_t)(hb - t->blocks), merge);
+   free(in);
+   return ok;
+}
+
+/* X's instructions (the counter's load and compare): they dominate the
+ * body and the merge, so code there may use what they define. */
+static void counter_test(struct tx *t, const struct counted *c)
+{
+   for (uint32_t at = c->cond->first_inst; at < c->cond->term; at += sc_len(t->m, at)) {
+      source_line(t, at);
+      instruction(t, at);
+   }
+}
+
+/* The iterations one after the other, the counter a constant in each,
+ * then X as on the loop's way out. The body's region runs inside a
+ * construct of its own, so that what it takes for the innermost
+ * construct (a switch case's fallthrough flag) is nobody's; its branches
+ * reach no construct out of the loop. */
+static void unroll(struct tx *t, const struct counted *c)
+{
+   if (t->depth == sizeof(t->cons) / sizeof(t->cons[0]))
+      FAIL("control flow nested too deeply");
+   struct sc_opnd *slot = &t->slots[c->var][0], counter = *slot;
+   t->cons[t->depth++] = (struct construct){.kind = CK_SELECTION, .merge = UINT32_MAX,
+                                            .restore_label = UINT32_MAX};
+   for (uint32_t i = 0; i < c->trips; i++) {
+      *slot = sc_imm(c->value[i]);
+      counter_test(t, c);
+      region(t, c->body, c->cont);
+   }
+   t->depth--;
+   *slot = counter;
+   copy_scalar(t, counter, sc_imm(c->final), false);
+   counter_test(t, c);
+}
+
 /* A loop whose header is block hb; returns its merge. */
 static uint32_t loop_construct(struct tx *t, struct block *hb)
 {
+   struct counted counted;
+   if (counted_loop(t, hb, &counted)) {
+      unroll(t, &counted);
+      return arg(t, hb->merge, 1);
+   }
    uint32_t merge = arg(t, hb->merge, 1), cont = arg(t, hb->merge, 2);
    uint32_t top = new_label(t), join = new_label(t), end = new_label(t);
    emit(t, ISA_OP_LOOP, 0, sc_none(), sc_none(), sc_none(), sc_none());

@@ -219,6 +219,23 @@ bool sct_check(uint32_t got, const struct sct_want *w, int *budget, const char *
    return false;
 }
 
+uint32_t sct_count_op(const struct sc_program *p, uint16_t op, int32_t mod)
+{
+   const struct isa_program_header *h = p->image;
+   const struct isa_inst *code = (const void *)(h + 1);
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < h->inst_count; i++)
+      n += code[i].op == op && (mod < 0 || code[i].mod == (uint32_t)mod);
+   return n;
+}
+
+bool sct_compile_shape(const char *name, struct sc_program *p)
+{
+   struct sct_opts so;
+   sct_options(&so, 32, 64, &sct_map_layout, 1);
+   return sct_compile_named(name, &so.o, p, name);
+}
+
 uint32_t sct_hash(uint32_t x)
 {
    x ^= x >> 16;

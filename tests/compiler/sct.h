@@ -62,6 +62,15 @@ bool sct_compile(const uint32_t *words, size_t count, const struct sc_options *o
 bool sct_compile_named(const char *name, const struct sc_options *o, struct sc_program *p,
                        const char *what);
 
+/* ---- the code's shape ------------------------------------------------------------ */
+
+/* How many instructions of a compiled program have opcode op (and, for
+ * mod >= 0, modifier mod). */
+uint32_t sct_count_op(const struct sc_program *p, uint16_t op, int32_t mod);
+/* sct_compile_named of a map shader at W = 32 and local size 64, the
+ * optimizer off: for checks of the code generated. */
+bool sct_compile_shape(const char *name, struct sc_program *p);
+
 /* ---- the GPU --------------------------------------------------------------------- */
 
 struct sct {

@@ -602,6 +602,108 @@ static void temporal_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
    w[6] = sct_u(n2);
 }
 
+/* ---- uniform_loops ---------------------------------------------------------------- */
+
+static void uniform_loops_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t a = in[0], b = in[1];
+   uint32_t s = 0;
+   for (uint32_t j = 0; j < 20; j++) {
+      if ((a >> j) & 1)
+         s += j * b;
+      else
+         s ^= j;
+   }
+   w[0] = sct_u(s);
+   uint32_t found = 0;
+   for (uint32_t p = 0; p < 17; p++) {
+      for (uint32_t j = 0; j < 9; j++) {
+         if (((b >> ((p + j) & 31)) & 3) == 3)
+            break;
+         found += p + j;
+      }
+      found *= 3;
+   }
+   w[1] = sct_u(found);
+   uint32_t t = 0;
+   for (uint32_t p = 0; p < 18; p++) {
+      for (uint32_t k = 0; k < 17; k++)
+         t = t * 7 + ((a >> ((p * 5 + k) & 31)) & 1);
+   }
+   w[2] = sct_u(t);
+   uint32_t d = a, n = 0;
+   do {
+      d = d * 1664525u + 1013904223u;
+      n++;
+   } while (n < 19);
+   w[3] = sct_u(d);
+   w[4] = sct_u(a * 3 + i);
+   uint32_t q = 0;
+   for (uint32_t k = 0; k < a % 13; k++)
+      q += k ^ b;
+   w[5] = sct_u(q);
+   uint32_t r = 0;
+   for (uint32_t k = 0; k < 100; k++) {
+      if (k * k > 50)
+         break;
+      r += k * (b & 15);
+   }
+   w[6] = sct_u(r);
+}
+
+/* ---- unroll ------------------------------------------------------------------------- */
+
+static void unroll_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   (void)i;
+   uint32_t a = in[0], b = in[1];
+   uint32_t s = 0;
+   for (uint32_t k = 0; k < 16; k++)
+      s = s * 3 + ((a >> k) & 1);
+   w[0] = sct_u(s);
+   int32_t d = 0;
+   for (int32_t k = 5; k >= -3; k -= 2)
+      d = (int32_t)((uint32_t)d * 5u + (uint32_t)(k * (int32_t)(b & 7)));
+   w[1] = sct_i(d);
+   uint32_t h = 0;
+   for (uint32_t k = 128; k > 0; k >>= 1) {
+      if (a & k)
+         h += k * 3;
+      else
+         h ^= b;
+   }
+   w[2] = sct_u(h);
+   uint32_t n = 0;
+   for (uint32_t p = 0; p != 12; p += 3) {
+      for (uint32_t j = 1; j <= 3; j++)
+         n = n * 7 + ((a + p) % (j + 1));
+   }
+   w[3] = sct_u(n);
+   uint32_t arr[4], x = 0;
+   for (uint32_t k = 0; k < 4; k++)
+      arr[k] = a ^ (k * b);
+   for (uint32_t k = 0; k < 4; k++)
+      x += arr[3 - k] << k;
+   w[4] = sct_u(x);
+   uint32_t r = 0;
+   for (uint32_t k = 0; k < 8; k++) {
+      if (((a >> k) & 3) == 3)
+         break;
+      r += k;
+   }
+   w[5] = sct_u(r);
+   uint32_t m = 0;
+   for (uint32_t k = 0; k < 17; k++)
+      m += (b >> k) & 1;
+   w[6] = sct_u(m);
+   uint32_t v = 0;
+   for (uint32_t k = 0; k < 10; k++) {
+      v += k;
+      k += b & 1;
+   }
+   w[7] = sct_u(v);
+}
+
 static const struct sct_map maps[] = {
    SCT_MAP("flow_if", 3, 8, NULL, flow_if_ref, NULL),
    SCT_MAP("flow_loops", 3, 10, NULL, flow_loops_ref, NULL),
@@ -621,9 +723,50 @@ static const struct sct_map maps[] = {
    SCT_MAP("temporal", 2, 7, NULL, temporal_ref, NULL),
    SCT_MAP("flow_vars", 2, 7, NULL, flow_vars_ref, NULL),
    SCT_MAP("licm", 2, 5, NULL, licm_ref, NULL),
+   SCT_MAP("uniform_loops", 2, 7, NULL, uniform_loops_ref, NULL),
+   SCT_MAP("unroll", 2, 8, NULL, unroll_ref, NULL),
    SCT_MAP("repro_switch_fallthrough", 1, 1, NULL, repro_switch_fallthrough_ref, NULL),
    SCT_MAP("repro_return_in_loop_fn", 1, 1, NULL, repro_return_in_loop_fn_ref, NULL),
 };
+
+/*
+ * The code's shape (the map runs above check the results):
+ * - uniform_loops: of its nine loops, the six that every lane leaves
+ *   together run on uniform branches (JMP back); the three others keep
+ *   their mask stack entry (LOOP): a divergent exit, a break under an if,
+ *   and the inner loop with a divergent break. None of those continues,
+ *   so none keeps a CONTJOIN. Of its five ifs only one has an else side
+ *   to run (ELSE).
+ * - flow_loops: of its loops on the mask stack, the two with a continue
+ *   keep their CONTJOIN.
+ * - unroll: its first five loops (six with the inner one) are unrolled,
+ *   no loop code is left of them; 17 iterations make a uniform loop, and
+ *   a break under an if and a counter the body writes (with a per-lane
+ *   value) keep LOOP.
+ */
+static void check_shapes(void)
+{
+   static const struct {
+      const char *shader;
+      uint16_t op;
+      uint32_t want;
+   } shapes[] = {
+      {"uniform_loops", ISA_OP_LOOP, 3}, {"uniform_loops", ISA_OP_JMP, 6},
+      {"uniform_loops", ISA_OP_CONTJOIN, 0}, {"uniform_loops", ISA_OP_IF, 5},
+      {"uniform_loops", ISA_OP_ELSE, 1},  {"flow_loops", ISA_OP_CONTJOIN, 2},
+      {"unroll", ISA_OP_LOOP, 2},        {"unroll", ISA_OP_JMP, 1},
+   };
+   for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+      struct sc_program p;
+      if (!sct_compile_shape(shapes[i].shader, &p))
+         continue;
+      uint32_t n = sct_count_op(&p, shapes[i].op, -1);
+      HWT_CHECK(n == shapes[i].want, "%s: %u %s, expected %u", shapes[i].shader, n,
+                isa_op_info[shapes[i].op].name, shapes[i].want);
+      sc_program_free(&p);
+   }
+   fprintf(stderr, "  %-24s %s\n", "code shapes", "checked");
+}
 
 int main(int argc, char **argv)
 {
@@ -634,6 +777,8 @@ int main(int argc, char **argv)
          continue;
       sct_map_matrix(&s, &maps[i]);
    }
+   if (argc == 1 || strcmp(argv[1], "shapes") == 0)
+      check_shapes();
    sct_fini(&s);
    return hwt_finish();
 }

@@ -291,17 +291,6 @@ static void run_atomics_global(struct sct *s, struct mem_run *r)
 
 /* ---- fences ---------------------------------------------------------------------- */
 
-/* How many instructions of a compiled program have opcode op. */
-static uint32_t count_op(const struct sc_program *p, uint16_t op)
-{
-   const struct isa_program_header *h = p->image;
-   const struct isa_inst *code = (const void *)(h + 1);
-   uint32_t n = 0;
-   for (uint32_t i = 0; i < h->inst_count; i++)
-      n += code[i].op == op;
-   return n;
-}
-
 /* Memory barriers of workgroup scope need no MEMBAR (the CTA runs on one
  * execution unit), device-scope ones one each; a workgroup barrier keeps
  * its BAR. The shared-memory tests above check that results stay right. */
@@ -317,13 +306,64 @@ static void check_fences(void)
       struct sc_program p;
       if (!sct_compile_named(want[i].shader, &so.o, &p, want[i].shader))
          continue;
-      uint32_t membars = count_op(&p, ISA_OP_MEMBAR), bars = count_op(&p, ISA_OP_BAR);
+      uint32_t membars = sct_count_op(&p, ISA_OP_MEMBAR, -1);
+      uint32_t bars = sct_count_op(&p, ISA_OP_BAR, -1);
       HWT_CHECK(membars == want[i].membars && bars == want[i].bars,
                 "%s: %u MEMBAR and %u BAR, expected %u and %u", want[i].shader, membars, bars,
                 want[i].membars, want[i].bars);
       sc_program_free(&p);
    }
    fprintf(stderr, "  %-24s %s\n", "fences", "checked");
+}
+
+/* ---- shared_tiles ------------------------------------------------------------------ */
+
+static void shared_tiles_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   (void)i;
+   uint32_t a = in[0], b = in[1], s = 0;
+   for (uint32_t k = 0; k < 3; k++)
+      s = s * 31 + a + (2 - k) * b;
+   w[0] = sct_u(s);
+   w[1] = sct_u(a + b + 7);
+   w[2] = sct_u(((a + 2 * b) ^ b) + a * 5);
+}
+
+static const struct sct_map shared_tiles =
+   SCT_MAP("shared_tiles", 2, 3, NULL, shared_tiles_ref, NULL);
+
+/* A shared access at a dynamic address plus a constant (the tile's place,
+ * a constant index times its stride) takes the constant in its offset
+ * field rather than in an add: every access to the tile has a register
+ * address and a non-zero offset. Both loops are unrolled, and their
+ * accesses all read one address register (l * 4, computed once), as do
+ * those of row[l + 8]. */
+static void check_shared_offsets(void)
+{
+   struct sc_program p;
+   if (!sct_compile_shape("shared_tiles", &p))
+      return;
+   const struct isa_program_header *h = p.image;
+   const struct isa_inst *code = (const void *)(h + 1);
+   uint32_t with_offset = 0, without = 0, other_address = 0, address = UINT32_MAX;
+   for (uint32_t i = 0; i < h->inst_count; i++) {
+      if ((code[i].op != ISA_OP_LDS && code[i].op != ISA_OP_STS) ||
+          isa_opnd_kind(code[i].a) != ISA_OPND_VREG)
+         continue;
+      with_offset += code[i].imm != 0;
+      without += code[i].imm == 0;
+      if (address == UINT32_MAX)
+         address = code[i].a;
+      other_address += code[i].a != address;
+   }
+   HWT_CHECK(with_offset >= 3 && without == 0,
+             "shared_tiles: %u shared accesses at register + offset, %u at a register alone",
+             with_offset, without);
+   HWT_CHECK(with_offset == 10 && other_address == 0,
+             "shared_tiles: %u tile and row accesses, %u of them at another address register "
+             "than the first, expected 10 and 0", with_offset, other_address);
+   sc_program_free(&p);
+   fprintf(stderr, "  %-24s %s\n", "shared offsets", "checked");
 }
 
 int main(int argc, char **argv)
@@ -347,6 +387,10 @@ int main(int argc, char **argv)
    }
    if (argc <= 1 || strcmp(argv[1], "fences") == 0)
       check_fences();
+   if (argc <= 1 || strcmp(argv[1], "shared_tiles") == 0) {
+      sct_map_matrix(&s, &shared_tiles);
+      check_shared_offsets();
+   }
    sct_fini(&s);
    return hwt_finish();
 }

@@ -493,6 +493,24 @@ static void test_spec(struct sct *s)
 
 /* ---- built-in ids of 3-D dispatches ---------------------------------------------- */
 
+/* Where the workgroup's sizes make it a shift or a mask of the invocation
+ * index, gl_LocalInvocationID reads no LOCAL_ID_* (whose per-lane
+ * divisions cost the interpreter): a dimension of size x, y, z is
+ * derived when the sizes below it multiply to a power of two and it is a
+ * power of two itself or the last dimension above 1. */
+static void check_ids_derived(const uint32_t ls[3], const struct sc_program *p, const char *what)
+{
+   uint32_t below[3] = {1, ls[0], ls[0] * ls[1]};
+   for (uint32_t c = 0; c < 3; c++) {
+      bool last = c == 2 || (c == 1 && ls[2] == 1) || (c == 0 && ls[1] * ls[2] == 1);
+      bool pow2 = !(ls[c] & (ls[c] - 1)), below_pow2 = !(below[c] & (below[c] - 1));
+      bool derived = ls[c] == 1 || (below_pow2 && (pow2 || last));
+      uint32_t n = sct_count_op(p, ISA_OP_S2R, (int32_t)(ISA_SR_LOCAL_ID_X + c));
+      HWT_CHECK(derived ? n == 0 : n > 0, "%s: %u S2R LOCAL_ID_%c, expected %s", what, n,
+                "XYZ"[c], derived ? "none" : "some");
+   }
+}
+
 static void test_ids(struct sct *s)
 {
    static const struct sc_binding b[1] = {{0, SC_DESC_STORAGE_BUFFER, 1, 0, 0}};
@@ -500,7 +518,8 @@ static void test_ids(struct sct *s)
    static const uint32_t shapes[][6] = {   /* local size, grid */
       {1, 1, 1, 3, 2, 2},   {33, 1, 1, 2, 3, 1},  {100, 1, 1, 1, 1, 3}, {1024, 1, 1, 2, 1, 1},
       {4, 3, 2, 3, 2, 2},   {33, 3, 1, 1, 2, 2},  {8, 8, 16, 1, 1, 2},  {2, 5, 7, 2, 2, 1},
-      {1, 1, 64, 2, 1, 1},  {1, 17, 1, 1, 3, 1},
+      {1, 1, 64, 2, 1, 1},  {1, 17, 1, 1, 3, 1},  {16, 16, 1, 2, 2, 1}, {2, 4, 3, 2, 1, 2},
+      {4, 4, 4, 1, 2, 1},   {8, 3, 1, 2, 2, 1},   {3, 4, 2, 1, 1, 2},
    };
    uint32_t count = sizeof(shapes) / sizeof(shapes[0]);
    for (uint32_t c = 0; c < count; c++) {
@@ -525,6 +544,7 @@ static void test_ids(struct sct *s)
          HWT_CHECK(p.local_size[0] == ls[0] && p.local_size[1] == ls[1] && p.local_size[2] == ls[2],
                    "%s: local size %ux%ux%u", what, p.local_size[0], p.local_size[1],
                    p.local_size[2]);
+         check_ids_derived(ls, &p, what);
          uint32_t sx = ls[0] * gr[0], sy = ls[1] * gr[1], sz = ls[2] * gr[2];
          uint32_t total = sx * sy * sz;
          sct_fresh(s);
