@@ -886,11 +886,17 @@ static bool run_inline(struct hw_eu_context *c, struct hw_launch *l)
 
 bool hw_eu_launch(struct hw_channel *ch, uint64_t desc_va, bool indirect, uint64_t grid_va)
 {
-   struct hw_gpu *gpu = ch->gpu;
-   struct hw_eu *eu = &gpu->eu;
    struct hw_launch_desc d;
    if (!read_descriptor(ch, desc_va, indirect, grid_va, &d))
       return false;
+   return hw_eu_launch_desc(ch, desc_va, &d);
+}
+
+bool hw_eu_launch_desc(struct hw_channel *ch, uint64_t desc_va, const struct hw_launch_desc *dp)
+{
+   struct hw_gpu *gpu = ch->gpu;
+   struct hw_eu *eu = &gpu->eu;
+   const struct hw_launch_desc d = *dp;
    uint64_t total = (uint64_t)d.grid[0] * d.grid[1] * d.grid[2];
    if (total == 0)
       return true;   /* an empty grid does nothing */

@@ -408,7 +408,7 @@ static size_t describe_packet(struct hw_channel *ch, char *buf, size_t size)
    if (ch->depth == 0)
       return sg_appendf(buf, size, 0, "  no pushbuffer being executed\n");
    const struct hw_frame *f = &ch->stack[ch->depth - 1];
-   char text[256];
+   char text[384];   /* a LAUNCH_EMBEDDED's descriptor, all fields */
    uint32_t pos = ch->packet_pos < f->length ? ch->packet_pos : f->length;
    hw_packet_format(f->dwords + pos, f->length - pos, text, sizeof(text));
    return sg_appendf(buf, size, 0, "  pushbuffer 0x%llx (%u dwords), dword %u: %s\n",

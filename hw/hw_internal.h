@@ -205,6 +205,9 @@ void hw_eu_stop(struct hw_gpu *gpu);
 /* LAUNCH / LAUNCH_INDIRECT from a channel: runs it inline when tiny, else
  * hands it to the workers. False after a fault. */
 bool hw_eu_launch(struct hw_channel *ch, uint64_t desc_va, bool indirect, uint64_t grid_va);
+/* The same for a descriptor already read (LAUNCH_EMBEDDED: from the packet);
+ * desc_va names it in reports. */
+bool hw_eu_launch_desc(struct hw_channel *ch, uint64_t desc_va, const struct hw_launch_desc *d);
 /* The execution units' counters (launches, CTAs, instructions, bytes, barrier waits). */
 void hw_eu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s);
 
