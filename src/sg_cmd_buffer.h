@@ -71,6 +71,13 @@ static inline void sg_cmd_commit(struct sg_cmd_buffer *cmd, uint32_t *end)
    sg_pb_writer_commit(&cmd->pb, end);
 }
 
+/* The GPU VA of p, a dword in the block being recorded into (as
+ * sg_cmd_reserve returned it). */
+static inline uint64_t sg_cmd_va(const struct sg_cmd_buffer *cmd, const uint32_t *p)
+{
+   return cmd->pb.cur->va + 4ull * (uint64_t)(p - cmd->pb.cur->dwords);
+}
+
 /* size bytes of GPU memory inside the command buffer (16-byte aligned, in
  * a NOP packet the command processor skips): launch descriptors, root
  * tables and push descriptors live there, for as long as the pushbuffer
