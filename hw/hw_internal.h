@@ -219,6 +219,7 @@ struct hw_gpu {
    struct hw_mem mem;
    struct hw_inject inject;
    uint64_t watchdog_ns;
+   uint64_t watchdog_slack_ns;   /* the resolution of hw_coarse_ns */
 
    struct hw_engine cp, dma;
    struct hw_eu eu;
@@ -265,6 +266,10 @@ void hw_gpu_fault(struct hw_gpu *gpu, struct hw_channel *ch, const char *fmt, ..
 size_t hw_channel_describe(struct hw_channel *ch, char *buf, size_t size);
 
 /* futex helpers (hw_gpu.c) */
+/* CLOCK_MONOTONIC_COARSE in ns: the watchdog's clock, read once per
+ * launch, at a fraction of hw_now_ns's cost; it lags real time by up to
+ * gpu->watchdog_slack_ns. */
+uint64_t hw_coarse_ns(void);
 void hw_futex_wake(_Atomic uint32_t *word, int count);
 /* Returns false on timeout. deadline_ns is absolute CLOCK_MONOTONIC; 0 means none. */
 bool hw_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns);
