@@ -15,6 +15,7 @@ struct sg_compute_state {
    struct sg_pipeline *pipeline;
    uint8_t root[SC_ROOT_BYTES];
    uint64_t root_va;
+   uint32_t root_snapshot_bytes;      /* how much of it the snapshot at root_va holds */
    /* push descriptor sets, host copies until a launch snapshots them */
    uint8_t *push_sets[SC_MAX_SETS];
    uint32_t push_size[SC_MAX_SETS];

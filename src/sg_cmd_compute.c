@@ -26,6 +26,7 @@ void sg_cmd_compute_reset(struct sg_cmd_buffer *cmd)
    s->pipeline = NULL;
    memset(s->root, 0, sizeof(s->root));
    s->root_va = 0;
+   s->root_snapshot_bytes = 0;
    s->push_dirty = 0;
 }
 
@@ -188,13 +189,17 @@ static bool flush_state(struct sg_cmd_buffer *cmd)
 }
 
 /* Everything a launch needs but its descriptor and root table; false if
- * the dispatch is dropped. */
+ * the dispatch is dropped. A snapshot of the root table taken for a
+ * pipeline that reads less of it than the bound one is too short. */
 static bool prepare_launch(struct sg_cmd_buffer *cmd)
 {
-   if (!cmd->compute.pipeline) {
+   struct sg_compute_state *s = &cmd->compute;
+   if (!s->pipeline) {
       SG_LOG(SG_LOG_ERROR, SG_AREA_API, "dispatch without a compute pipeline bound: dropped");
       return false;
    }
+   if (s->root_snapshot_bytes < s->pipeline->root_bytes)
+      s->root_va = 0;
    return flush_state(cmd);
 }
 
@@ -231,8 +236,8 @@ VKAPI_ATTR void VKAPI_CALL sg_CmdDispatchBase(VkCommandBuffer commandBuffer, uin
    if (!countX || !countY || !countZ || !prepare_launch(cmd))
       return;
    /* One packet: the descriptor, and the root table when it changed (up
-    * to 3 dwords of padding, then the table). */
-   const uint32_t root_dwords = SC_ROOT_BYTES / 4;
+    * to 3 dwords of padding, then the part the pipeline reads). */
+   const uint32_t root_dwords = s->pipeline->root_bytes / 4;
    uint32_t room = 1 + HW_LAUNCH_DESC_DWORDS + (s->root_va ? 0 : 3 + root_dwords);
    uint32_t *p = sg_cmd_reserve(cmd, room);
    if (!p)
@@ -242,6 +247,7 @@ VKAPI_ATTR void VKAPI_CALL sg_CmdDispatchBase(VkCommandBuffer commandBuffer, uin
       uint64_t va = sg_cmd_va(cmd, p);
       uint32_t pad = root_padding(va);
       s->root_va = va + 4ull * (1 + HW_LAUNCH_DESC_DWORDS + pad);
+      s->root_snapshot_bytes = 4 * root_dwords;
       data = pad + root_dwords;
    }
    uint32_t base[3] = {baseX, baseY, baseZ}, grid[3] = {countX, countY, countZ};
@@ -250,7 +256,7 @@ VKAPI_ATTR void VKAPI_CALL sg_CmdDispatchBase(VkCommandBuffer commandBuffer, uin
    if (data) {
       memset(end, 0, 4 * (data - root_dwords));
       end += data - root_dwords;
-      memcpy(end, s->root, SC_ROOT_BYTES);
+      memcpy(end, s->root, 4 * root_dwords);
       end += root_dwords;
    }
    sg_cmd_commit(cmd, end);
@@ -270,10 +276,12 @@ VKAPI_ATTR void VKAPI_CALL sg_CmdDispatchIndirect(VkCommandBuffer commandBuffer,
    if (!prepare_launch(cmd))
       return;
    if (!s->root_va) {
-      void *root = sg_cmd_data(cmd, SC_ROOT_BYTES, &s->root_va);
+      uint32_t bytes = s->pipeline->root_bytes;
+      void *root = sg_cmd_data(cmd, bytes, &s->root_va);
       if (!root)
          return;
-      memcpy(root, s->root, SC_ROOT_BYTES);
+      memcpy(root, s->root, bytes);
+      s->root_snapshot_bytes = bytes;
    }
    uint32_t base[3] = {0, 0, 0}, grid[3] = {0, 0, 0};   /* the grid comes from memory */
    uint64_t desc;
