@@ -541,6 +541,37 @@ static enum step link_slot(struct hw_channel *ch, struct hw_frame *f, const uint
    return branch_to(ch, "linked", expected, pl[2], true) ? STEP_DONE : STEP_FAULT;
 }
 
+/* MEM_BARRIER, with the WFI flag a WAIT_FOR_IDLE too: the usual pipeline
+ * barrier in one packet. */
+static enum step mem_barrier(struct hw_channel *ch, uint32_t flags)
+{
+   if ((flags & HW_PKT_FLAG_WFI) && ops_pending(ch))
+      return STEP_BLOCKED;
+   sg_fence_seq_cst();
+   return STEP_DONE;
+}
+
+/* LAUNCH and LAUNCH_INDIRECT point at their descriptor; LAUNCH_EMBEDDED
+ * carries it (at the payload's VA). */
+static enum step launch(struct hw_channel *ch, const struct hw_frame *f, uint32_t op,
+                        const uint32_t *pl, uint32_t len)
+{
+   if (ch->engine->dma) {
+      hw_gpu_fault(ch->gpu, ch, "the DMA engine has no execution units: %s",
+                   hw_opcode_info[op].name);
+      return STEP_FAULT;
+   }
+   bool ok;
+   if (op == HW_OP_LAUNCH_EMBEDDED) {
+      struct hw_launch_desc d = hw_decode_launch_embedded(pl);
+      ok = hw_eu_launch_desc(ch, f->va + 4ull * (f->pos + 1), &d);
+   } else {
+      struct hw_pkt_launch l = hw_decode_launch(pl, len);
+      ok = hw_eu_launch(ch, l.desc, op == HW_OP_LAUNCH_INDIRECT, l.grid);
+   }
+   return ok ? STEP_DONE : STEP_FAULT;
+}
+
 /* Executes one packet whose length has been checked. Ordinary packets
  * advance f->pos on completion; branches set the position themselves. */
 static enum step execute(struct hw_channel *ch, struct hw_frame *f, uint32_t op, uint32_t flags,
@@ -553,7 +584,7 @@ static enum step execute(struct hw_channel *ch, struct hw_frame *f, uint32_t op,
    case HW_OP_SEM_ACQUIRE: r = acquire(ch, pl); break;
    case HW_OP_SEM_RELEASE: r = release(ch, flags, pl); break;
    case HW_OP_WAIT_FOR_IDLE: r = ops_pending(ch) ? STEP_BLOCKED : STEP_DONE; break;
-   case HW_OP_MEM_BARRIER: sg_fence_seq_cst(); break;
+   case HW_OP_MEM_BARRIER: r = mem_barrier(ch, flags); break;
    case HW_OP_DMA_COPY: r = dma_copy(ch, pl); break;
    case HW_OP_DMA_FILL: r = dma_fill(ch, pl); break;
    case HW_OP_INLINE_WRITE: r = inline_write(ch, pl, len); break;
@@ -564,15 +595,7 @@ static enum step execute(struct hw_channel *ch, struct hw_frame *f, uint32_t op,
    case HW_OP_QUERY_COPY: r = query_copy(ch, pl); break;
    case HW_OP_LAUNCH:
    case HW_OP_LAUNCH_INDIRECT:
-      if (ch->engine->dma) {
-         hw_gpu_fault(ch->gpu, ch, "the DMA engine has no execution units: LAUNCH");
-         return STEP_FAULT;
-      } else {
-         struct hw_pkt_launch l = hw_decode_launch(pl, len);
-         r = hw_eu_launch(ch, l.desc, op == HW_OP_LAUNCH_INDIRECT, l.grid) ? STEP_DONE
-                                                                          : STEP_FAULT;
-      }
-      break;
+   case HW_OP_LAUNCH_EMBEDDED: r = launch(ch, f, op, pl, len); break;
    case HW_OP_CALL: {
       struct hw_pkt_branch b = hw_decode_branch(pl);
       f->pos = next;

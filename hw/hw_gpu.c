@@ -45,6 +45,23 @@ uint64_t hw_now_ns(void)
    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t hw_coarse_ns(void)
+{
+   struct timespec ts;
+   clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* How far hw_coarse_ns may lag: its resolution (a scheduler tick, 1 to
+ * 10 ms). */
+static uint64_t coarse_resolution_ns(void)
+{
+   struct timespec res;
+   if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) != 0)
+      return 10000000u;
+   return (uint64_t)res.tv_sec * 1000000000ull + (uint64_t)res.tv_nsec;
+}
+
 /* ---- futex ----------------------------------------------------------------- */
 
 void hw_futex_wake(_Atomic uint32_t *word, int count)
@@ -151,6 +168,7 @@ int hw_gpu_create(const struct hw_gpu_config *cfg, struct hw_gpu **out)
    gpu->channel_count = channels;
    gpu->watchdog_ns = (uint64_t)(cfg->watchdog_ms ? cfg->watchdog_ms : HW_DEFAULT_WATCHDOG_MS) *
                       1000000ull;
+   gpu->watchdog_slack_ns = coarse_resolution_ns();
    pthread_mutex_init(&gpu->fault_lock, NULL);
    hw_inject_parse(&gpu->inject, cfg->delay_spec, cfg->fault_spec, gpu->index);
    if (hw_mem_init(&gpu->mem, cfg->memory_bytes) != 0)
@@ -409,7 +427,7 @@ static size_t describe_packet(struct hw_channel *ch, char *buf, size_t size)
    if (ch->depth == 0)
       return sg_appendf(buf, size, 0, "  no pushbuffer being executed\n");
    const struct hw_frame *f = &ch->stack[ch->depth - 1];
-   char text[256];
+   char text[384];   /* a LAUNCH_EMBEDDED's descriptor, all fields */
    uint32_t pos = ch->packet_pos < f->length ? ch->packet_pos : f->length;
    hw_packet_format(f->dwords + pos, f->length - pos, text, sizeof(text));
    return sg_appendf(buf, size, 0, "  pushbuffer 0x%llx (%u dwords), dword %u: %s\n",

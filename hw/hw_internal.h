@@ -207,6 +207,9 @@ void hw_eu_stop(struct hw_gpu *gpu);
 /* LAUNCH / LAUNCH_INDIRECT from a channel: runs it inline when tiny, else
  * hands it to the workers. False after a fault. */
 bool hw_eu_launch(struct hw_channel *ch, uint64_t desc_va, bool indirect, uint64_t grid_va);
+/* The same for a descriptor already read (LAUNCH_EMBEDDED: from the packet);
+ * desc_va names it in reports. */
+bool hw_eu_launch_desc(struct hw_channel *ch, uint64_t desc_va, const struct hw_launch_desc *d);
 /* The execution units' counters (launches, CTAs, instructions, bytes, barrier waits). */
 void hw_eu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s);
 
@@ -218,6 +221,7 @@ struct hw_gpu {
    struct hw_mem mem;
    struct hw_inject inject;
    uint64_t watchdog_ns;
+   uint64_t watchdog_slack_ns;   /* the resolution of hw_coarse_ns */
 
    struct hw_engine cp, dma;
    struct hw_eu eu;
@@ -264,6 +268,10 @@ void hw_gpu_fault(struct hw_gpu *gpu, struct hw_channel *ch, const char *fmt, ..
 size_t hw_channel_describe(struct hw_channel *ch, char *buf, size_t size);
 
 /* futex helpers (hw_gpu.c) */
+/* CLOCK_MONOTONIC_COARSE in ns: the watchdog's clock, read once per
+ * launch, at a fraction of hw_now_ns's cost; it lags real time by up to
+ * gpu->watchdog_slack_ns. */
+uint64_t hw_coarse_ns(void);
 void hw_futex_wake(_Atomic uint32_t *word, int count);
 /* Returns false on timeout. deadline_ns is absolute CLOCK_MONOTONIC; 0 means none. */
 bool hw_futex_wait(_Atomic uint32_t *word, uint32_t expected, uint64_t deadline_ns);

@@ -23,6 +23,7 @@ const struct hw_opcode_info hw_opcode_info[HW_OP_COUNT] = {
    [HW_OP_LAUNCH] = {"LAUNCH", HW_PKT_LAUNCH_DWORDS, HW_PKT_LAUNCH_DWORDS},
    [HW_OP_LAUNCH_INDIRECT] = {"LAUNCH_INDIRECT", HW_PKT_LAUNCH_INDIRECT_DWORDS,
                               HW_PKT_LAUNCH_INDIRECT_DWORDS},
+   [HW_OP_LAUNCH_EMBEDDED] = {"LAUNCH_EMBEDDED", HW_LAUNCH_DESC_DWORDS, HW_PKT_MAX_PAYLOAD},
 };
 
 static const char *flag_text(uint32_t flags)
@@ -104,6 +105,19 @@ static void format_payload(enum hw_opcode op, uint32_t flags, const uint32_t *pl
                   (unsigned long long)l.grid);
       break;
    }
+   case HW_OP_LAUNCH_EMBEDDED: {
+      struct hw_launch_desc d = hw_decode_launch_embedded(pl);
+      snprintf(buf, size, "%s program=0x%llx id=%llu grid=%ux%ux%u base=%u,%u,%u cta=%ux%ux%u "
+               "shared=%u private=%u registers=%u flags=0x%x root=0x%llx data=%u", name,
+               (unsigned long long)d.program_va, (unsigned long long)d.program_id, d.grid[0],
+               d.grid[1], d.grid[2], d.base[0], d.base[1], d.base[2], d.size[0], d.size[1],
+               d.size[2], d.shared_bytes, d.private_bytes, d.register_count, d.flags,
+               (unsigned long long)d.root_va, len - HW_LAUNCH_DESC_DWORDS);
+      break;
+   }
+   case HW_OP_MEM_BARRIER:
+      snprintf(buf, size, "%s%s", name, flag_text(flags));
+      break;
    case HW_OP_QUERY_COPY: {
       struct hw_pkt_query_copy q = hw_decode_query_copy(pl);
       snprintf(buf, size, "%s src=0x%llx dst=0x%llx count=%u stride=%llu flags=0x%x", name,

@@ -60,7 +60,7 @@ enum hw_opcode {
    HW_OP_SEM_ACQUIRE = 1,   /* {va, value}: wait until the 64-bit word at va >= value */
    HW_OP_SEM_RELEASE = 2,   /* {va, value}: write value; flags WFI, INTERRUPT */
    HW_OP_WAIT_FOR_IDLE = 3, /* wait until all prior work of the channel is done */
-   HW_OP_MEM_BARRIER = 4,   /* make prior writes visible to later reads */
+   HW_OP_MEM_BARRIER = 4,   /* make prior writes visible to later reads; flags WFI */
    HW_OP_DMA_COPY = 5,      /* {src, dst, size} */
    HW_OP_DMA_FILL = 6,      /* {dst, size, value}: size a multiple of 4 */
    HW_OP_INLINE_WRITE = 7,  /* {dst} then the data dwords */
@@ -75,10 +75,11 @@ enum hw_opcode {
    HW_OP_QUERY_COPY = 16,   /* {src, dst, stride, count, flags}: timestamp query results */
    HW_OP_LAUNCH = 32,       /* {desc}: run the grid a launch descriptor describes */
    HW_OP_LAUNCH_INDIRECT = 33, /* {desc, grid}: the same, grid size read from GPU memory */
-   HW_OP_COUNT = 34
+   HW_OP_LAUNCH_EMBEDDED = 34, /* {descriptor} then data: LAUNCH with the descriptor in the packet */
+   HW_OP_COUNT = 35
 };
 
-/* SEM_RELEASE and TIMESTAMP flags. */
+/* SEM_RELEASE, TIMESTAMP and MEM_BARRIER flags. */
 #define HW_PKT_FLAG_WFI 0x01u        /* first wait until the channel is idle */
 #define HW_PKT_FLAG_INTERRUPT 0x02u  /* then raise the completion interrupt */
 /* Semaphore words change only through SEM_RELEASE (and host signals):
@@ -152,6 +153,19 @@ struct hw_launch_desc {
    uint64_t root_va;         /* the root table: push constants, set addresses */
 };
 #define HW_LAUNCH_USES_BARRIER 0x1u
+#define HW_LAUNCH_DESC_DWORDS 20u
+_Static_assert(sizeof(struct hw_launch_desc) == 4 * HW_LAUNCH_DESC_DWORDS,
+               "the launch descriptor has no C padding");
+
+/*
+ * LAUNCH_EMBEDDED: the payload's first HW_LAUNCH_DESC_DWORDS dwords are the
+ * launch descriptor itself (its VA, in reports, is the payload's); the
+ * dwords after it are data the command processor skips, which the
+ * descriptor may point at: the launch's root table, usually. A dispatch is
+ * then one packet, where LAUNCH needs NOP packets around its descriptor and
+ * root table: a command buffer of many small dispatches is read once, cold,
+ * and every packet costs a header decode.
+ */
 
 /* LAUNCH_INDIRECT reads VkDispatchIndirectCommand's layout: three uint32. */
 struct hw_pkt_launch {       /* LAUNCH, LAUNCH_INDIRECT */
@@ -213,6 +227,14 @@ static inline uint32_t *hw_emit_sem(uint32_t *p, enum hw_opcode op, uint32_t fla
 static inline uint32_t *hw_emit_simple(uint32_t *p, enum hw_opcode op)
 {
    p[0] = HW_PKT_HEADER(op, 0, 0);
+   return p + 1;
+}
+
+/* MEM_BARRIER; with HW_PKT_FLAG_WFI it first waits until the channel is
+ * idle, as a WAIT_FOR_IDLE before it would. */
+static inline uint32_t *hw_emit_mem_barrier(uint32_t *p, uint32_t flags)
+{
+   p[0] = HW_PKT_HEADER(HW_OP_MEM_BARRIER, flags, 0);
    return p + 1;
 }
 
@@ -326,6 +348,17 @@ static inline uint32_t *hw_emit_launch_indirect(uint32_t *p, uint64_t desc, uint
    return p + 1 + HW_PKT_LAUNCH_INDIRECT_DWORDS;
 }
 
+/* A LAUNCH_EMBEDDED of descriptor d followed by data_dwords of data: returns
+ * where the data goes (the packet ends data_dwords after it). */
+static inline uint32_t *hw_emit_launch_embedded(uint32_t *p, const struct hw_launch_desc *d,
+                                              uint32_t data_dwords)
+{
+   p[0] = HW_PKT_HEADER(HW_OP_LAUNCH_EMBEDDED, 0, HW_LAUNCH_DESC_DWORDS + data_dwords);
+   memcpy(p + 1, d, sizeof(*d));
+   return p + 1 + HW_LAUNCH_DESC_DWORDS;
+}
+#define HW_LAUNCH_EMBEDDED_MAX_DATA (HW_PKT_MAX_PAYLOAD - HW_LAUNCH_DESC_DWORDS)
+
 /* Decoders: read the payload that follows a header. */
 static inline struct hw_pkt_sem hw_decode_sem(const uint32_t *payload)
 {
@@ -352,6 +385,13 @@ static inline struct hw_pkt_launch hw_decode_launch(const uint32_t *payload, uin
 {
    return (struct hw_pkt_launch){hw_get_u64(payload),
                                  len >= HW_PKT_LAUNCH_INDIRECT_DWORDS ? hw_get_u64(payload + 2) : 0};
+}
+
+static inline struct hw_launch_desc hw_decode_launch_embedded(const uint32_t *payload)
+{
+   struct hw_launch_desc d;
+   memcpy(&d, payload, sizeof(d));
+   return d;
 }
 
 static inline struct hw_pkt_query_copy hw_decode_query_copy(const uint32_t *payload)

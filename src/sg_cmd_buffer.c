@@ -149,8 +149,7 @@ void *sg_cmd_data(struct sg_cmd_buffer *cmd, uint32_t size, uint64_t *va)
    uint32_t *p = sg_cmd_reserve(cmd, n + 4);
    if (!p)
       return NULL;
-   struct sg_pb_block *b = cmd->pb.cur;
-   uint64_t at = b->va + (uint64_t)(p - b->dwords) * 4;
+   uint64_t at = sg_cmd_va(cmd, p);
    /* the header goes where the next dword is 16-byte aligned */
    uint32_t pad = (uint32_t)(((12 - (at & 15)) & 15) / 4);
    if (pad)

@@ -15,6 +15,7 @@ struct sg_compute_state {
    struct sg_pipeline *pipeline;
    uint8_t root[SC_ROOT_BYTES];
    uint64_t root_va;
+   uint32_t root_snapshot_bytes;      /* how much of it the snapshot at root_va holds */
    /* push descriptor sets, host copies until a launch snapshots them */
    uint8_t *push_sets[SC_MAX_SETS];
    uint32_t push_size[SC_MAX_SETS];
@@ -69,6 +70,13 @@ uint32_t *sg_cmd_reserve(struct sg_cmd_buffer *cmd, uint32_t n);
 static inline void sg_cmd_commit(struct sg_cmd_buffer *cmd, uint32_t *end)
 {
    sg_pb_writer_commit(&cmd->pb, end);
+}
+
+/* The GPU VA of p, a dword in the block being recorded into (as
+ * sg_cmd_reserve returned it). */
+static inline uint64_t sg_cmd_va(const struct sg_cmd_buffer *cmd, const uint32_t *p)
+{
+   return cmd->pb.cur->va + 4ull * (uint64_t)(p - cmd->pb.cur->dwords);
 }
 
 /* size bytes of GPU memory inside the command buffer (16-byte aligned, in

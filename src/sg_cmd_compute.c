@@ -1,8 +1,9 @@
 /*
  * Compute commands: binding state goes into a host shadow of the root
- * table (compiler/sc_compiler.h describes its layout); each dispatch
- * snapshots it into the command buffer if it changed, writes a launch
- * descriptor next to it and emits a LAUNCH packet.
+ * table (compiler/sc_compiler.h describes its layout). A dispatch is one
+ * LAUNCH_EMBEDDED packet: its launch descriptor, then a snapshot of the root
+ * table if that changed since the last one. An indirect dispatch writes
+ * both into the command buffer and points a LAUNCH_INDIRECT at them.
  */
 #include <string.h>
 
@@ -25,6 +26,7 @@ void sg_cmd_compute_reset(struct sg_cmd_buffer *cmd)
    s->pipeline = NULL;
    memset(s->root, 0, sizeof(s->root));
    s->root_va = 0;
+   s->root_snapshot_bytes = 0;
    s->push_dirty = 0;
 }
 
@@ -153,8 +155,9 @@ VKAPI_ATTR void VKAPI_CALL sg_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffe
    sg_template_apply(sg_descriptor_update_template_from_handle(tmpl), &view, host, pData);
 }
 
-/* Snapshots changed push descriptor sets and the root table; false if
- * the command cannot be recorded. */
+/* Snapshots changed push descriptor sets and points the root table at
+ * the printf buffer; false if the command cannot be recorded. The root
+ * table itself is snapshotted by the caller, if it changed (root_va 0). */
 static bool flush_state(struct sg_cmd_buffer *cmd)
 {
    struct sg_compute_state *s = &cmd->compute;
@@ -182,37 +185,45 @@ static bool flush_state(struct sg_cmd_buffer *cmd)
          s->root_va = 0;
       }
    }
-   if (!s->root_va) {
-      void *data = sg_cmd_data(cmd, SC_ROOT_BYTES, &s->root_va);
-      if (!data)
-         return false;
-      memcpy(data, s->root, SC_ROOT_BYTES);
-   }
    return true;
 }
 
-/* Writes the launch descriptor; returns its VA, 0 on failure. */
-static uint64_t launch_descriptor(struct sg_cmd_buffer *cmd, uint32_t base[3], uint32_t grid[3])
+/* Everything a launch needs but its descriptor and root table; false if
+ * the dispatch is dropped. A snapshot of the root table taken for a
+ * pipeline that reads less of it than the bound one is too short. */
+static bool prepare_launch(struct sg_cmd_buffer *cmd)
+{
+   struct sg_compute_state *s = &cmd->compute;
+   if (!s->pipeline) {
+      SG_LOG(SG_LOG_ERROR, SG_AREA_API, "dispatch without a compute pipeline bound: dropped");
+      return false;
+   }
+   if (s->root_snapshot_bytes < s->pipeline->root_bytes)
+      s->root_va = 0;
+   return flush_state(cmd);
+}
+
+/* The launch descriptor of the bound pipeline and the current root table. */
+static struct hw_launch_desc launch_descriptor(const struct sg_cmd_buffer *cmd,
+                                               const uint32_t base[3], const uint32_t grid[3])
 {
    const struct sg_pipeline *pl = cmd->compute.pipeline;
-   if (!pl) {
-      SG_LOG(SG_LOG_ERROR, SG_AREA_API, "dispatch without a compute pipeline bound: dropped");
-      return 0;
-   }
-   if (!flush_state(cmd))
-      return 0;
-   uint64_t va;
-   struct hw_launch_desc *d = sg_cmd_data(cmd, sizeof(*d), &va);
-   if (!d)
-      return 0;
-   *d = (struct hw_launch_desc){
+   return (struct hw_launch_desc){
       .program_va = pl->program_va, .program_id = pl->program_id,
       .grid = {grid[0], grid[1], grid[2]}, .base = {base[0], base[1], base[2]},
       .size = {pl->local_size[0], pl->local_size[1], pl->local_size[2]},
       .shared_bytes = pl->shared_bytes, .private_bytes = pl->private_bytes,
       .register_count = pl->register_count, .flags = pl->launch_flags,
       .root_va = cmd->compute.root_va};
-   return va;
+}
+
+/* Dwords from the end of a LAUNCH_EMBEDDED's descriptor (its header at
+ * header_va) to the next 16-byte boundary, where a root table goes (the
+ * alignment sg_cmd_data gives). */
+static uint32_t root_padding(uint64_t header_va)
+{
+   uint64_t end = header_va + 4ull * (1 + HW_LAUNCH_DESC_DWORDS);
+   return (uint32_t)(((16 - (end & 15)) & 15) / 4);
 }
 
 VKAPI_ATTR void VKAPI_CALL sg_CmdDispatchBase(VkCommandBuffer commandBuffer, uint32_t baseX,
@@ -220,16 +231,35 @@ VKAPI_ATTR void VKAPI_CALL sg_CmdDispatchBase(VkCommandBuffer commandBuffer, uin
                                               uint32_t countY, uint32_t countZ)
 {
    struct sg_cmd_buffer *cmd = sg_cmd_buffer_from_handle(commandBuffer);
+   struct sg_compute_state *s = &cmd->compute;
    /* An empty grid does nothing: no packet at all. */
-   if (!countX || !countY || !countZ)
+   if (!countX || !countY || !countZ || !prepare_launch(cmd))
       return;
+   /* One packet: the descriptor, and the root table when it changed (up
+    * to 3 dwords of padding, then the part the pipeline reads). */
+   const uint32_t root_dwords = s->pipeline->root_bytes / 4;
+   uint32_t room = 1 + HW_LAUNCH_DESC_DWORDS + (s->root_va ? 0 : 3 + root_dwords);
+   uint32_t *p = sg_cmd_reserve(cmd, room);
+   if (!p)
+      return;
+   uint32_t data = 0;
+   if (!s->root_va) {
+      uint64_t va = sg_cmd_va(cmd, p);
+      uint32_t pad = root_padding(va);
+      s->root_va = va + 4ull * (1 + HW_LAUNCH_DESC_DWORDS + pad);
+      s->root_snapshot_bytes = 4 * root_dwords;
+      data = pad + root_dwords;
+   }
    uint32_t base[3] = {baseX, baseY, baseZ}, grid[3] = {countX, countY, countZ};
-   uint64_t desc = launch_descriptor(cmd, base, grid);
-   if (!desc)
-      return;
-   uint32_t *p = sg_cmd_reserve(cmd, 1 + HW_PKT_LAUNCH_DWORDS);
-   if (p)
-      sg_cmd_commit(cmd, hw_emit_launch(p, desc));
+   struct hw_launch_desc d = launch_descriptor(cmd, base, grid);
+   uint32_t *end = hw_emit_launch_embedded(p, &d, data);
+   if (data) {
+      memset(end, 0, 4 * (data - root_dwords));
+      end += data - root_dwords;
+      memcpy(end, s->root, 4 * root_dwords);
+      end += root_dwords;
+   }
+   sg_cmd_commit(cmd, end);
 }
 
 VKAPI_ATTR void VKAPI_CALL sg_CmdDispatch(VkCommandBuffer commandBuffer, uint32_t countX,
@@ -242,10 +272,23 @@ VKAPI_ATTR void VKAPI_CALL sg_CmdDispatchIndirect(VkCommandBuffer commandBuffer,
                                                   VkDeviceSize offset)
 {
    struct sg_cmd_buffer *cmd = sg_cmd_buffer_from_handle(commandBuffer);
-   uint32_t base[3] = {0, 0, 0}, grid[3] = {0, 0, 0};   /* the grid comes from memory */
-   uint64_t desc = launch_descriptor(cmd, base, grid);
-   if (!desc)
+   struct sg_compute_state *s = &cmd->compute;
+   if (!prepare_launch(cmd))
       return;
+   if (!s->root_va) {
+      uint32_t bytes = s->pipeline->root_bytes;
+      void *root = sg_cmd_data(cmd, bytes, &s->root_va);
+      if (!root)
+         return;
+      memcpy(root, s->root, bytes);
+      s->root_snapshot_bytes = bytes;
+   }
+   uint32_t base[3] = {0, 0, 0}, grid[3] = {0, 0, 0};   /* the grid comes from memory */
+   uint64_t desc;
+   struct hw_launch_desc *d = sg_cmd_data(cmd, sizeof(*d), &desc);
+   if (!d)
+      return;
+   *d = launch_descriptor(cmd, base, grid);
    uint32_t *p = sg_cmd_reserve(cmd, 1 + HW_PKT_LAUNCH_INDIRECT_DWORDS);
    if (p)
       sg_cmd_commit(cmd, hw_emit_launch_indirect(p, desc, sg_buffer_from_handle(buffer)->va + offset));

@@ -3,8 +3,8 @@
  * query resets and copies, secondary command buffers, debug labels.
  *
  * The GPU runs copies asynchronously to the packet stream (see hw_gpu.h),
- * so an execution dependency on earlier work is a WAIT_FOR_IDLE, and a
- * memory dependency adds a MEM_BARRIER.
+ * so an execution dependency on earlier work is a WAIT_FOR_IDLE (or the
+ * WFI flag of a MEM_BARRIER), and a memory dependency a MEM_BARRIER.
  */
 #include "hw_packets.h"
 #include "sg_alloc.h"
@@ -38,11 +38,12 @@ static bool needs_wait(VkPipelineStageFlags2 src_stages)
    return (src_stages & ~(VkPipelineStageFlags2)VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT) != 0;
 }
 
+/* One packet: a MEM_BARRIER that waits for idle first when it must. */
 static void emit_barrier(struct sg_cmd_buffer *cmd, VkPipelineStageFlags2 src_stages)
 {
-   if (needs_wait(src_stages))
-      emit_simple(cmd, HW_OP_WAIT_FOR_IDLE);
-   emit_simple(cmd, HW_OP_MEM_BARRIER);
+   uint32_t *p = sg_cmd_reserve(cmd, 1);
+   if (p)
+      sg_cmd_commit(cmd, hw_emit_mem_barrier(p, needs_wait(src_stages) ? HW_PKT_FLAG_WFI : 0));
 }
 
 static VkPipelineStageFlags2 dependency_src_stages(const VkDependencyInfo *d)

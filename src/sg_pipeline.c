@@ -308,6 +308,31 @@ static VkResult upload(struct sg_device *dev, struct sg_pipeline *pl, const stru
    return VK_SUCCESS;
 }
 
+/*
+ * How much of the root table (compiler/sc_compiler.h) a program can read,
+ * so that dispatches snapshot only that. "If a push constant block is
+ * declared in a shader, the block must be contained inside the push
+ * constant range in layout that matches the stage", and "If a resource
+ * variable is declared in a shader, the corresponding descriptor set in
+ * layout must match the shader stage" (VkComputePipelineCreateInfo):
+ * nothing past the layout's last push constant byte, set address or
+ * dynamic offset is read, and the printf entries, past all of them, only
+ * by programs that print. At least 16 bytes, so that a root table is never
+ * empty.
+ */
+static uint32_t root_extent(const struct sg_pipeline_layout *l, uint32_t printf_count)
+{
+   uint32_t n = l->push_bytes;
+   if (printf_count)
+      n = SC_ROOT_BYTES;
+   else if (l->dynamic_count)
+      n = SC_ROOT_DYNAMIC_OFFSET + 4 * l->dynamic_count;
+   else if (l->set_count)
+      n = SC_ROOT_SETS_OFFSET + 8 * l->set_count;
+   n = (n + 15) & ~15u;
+   return n < 16 ? 16 : n > SC_ROOT_BYTES ? SC_ROOT_BYTES : n;
+}
+
 /* The subgroup size a stage is compiled for: the one it requires
  * (VK_EXT_subgroup_size_control), else the advertised subgroupSize. */
 static uint32_t warp_width_of(const struct sg_device *dev, const VkPipelineShaderStageCreateInfo *stage)
@@ -375,6 +400,7 @@ static VkResult create_one(struct sg_device *dev, struct sg_pipeline_cache *cach
       destroy(dev, pl, alloc);
       return r;
    }
+   pl->root_bytes = root_extent(in.layout, pl->printf_count);
    feedback(info, hit, now_ns() - start);
    *out = sg_pipeline_to_handle(pl);
    return VK_SUCCESS;

@@ -16,6 +16,7 @@ struct sg_pipeline {
    uint32_t register_count;
    uint32_t launch_flags;             /* HW_LAUNCH_* */
    uint32_t printf_count;             /* debugPrintfEXT formats */
+   uint32_t root_bytes;               /* how much of the root table the program can read */
    char **printf_formats;
 };
 

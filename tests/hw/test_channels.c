@@ -16,7 +16,8 @@
  * - copies run behind the packet stream: with SOFTGPU delay injection
  *   ("dma:200-400"), a SEM_RELEASE without WFI is observed while the copy
  *   before it is still outstanding, and a SEM_RELEASE with WFI is only ever
- *   observed once the copied data is complete (WAIT_FOR_IDLE too);
+ *   observed once the copied data is complete (WAIT_FOR_IDLE too, and a
+ *   release without WFI after a MEM_BARRIER with WFI);
  * - CALL/RETURN nesting (to the full depth of 8 frames), RETURN in a ring
  *   entry, JUMP replacing the current frame, an empty CALL, and the call
  *   depth overflow fault;
@@ -417,22 +418,27 @@ static void test_wfi(void)
       HWT_CHECK(seen_outstanding, "channel %u: a release without WFI was never observed before "
                 "its copy completed", c);
 
-      /* With WFI, never. */
-      for (int i = 0; i < 5; i++) {
+      /* With WFI, never; nor after a MEM_BARRIER with WFI (a WAIT_FOR_IDLE
+       * and a barrier in one packet), then a release without. */
+      for (int i = 0; i < 8; i++) {
+         bool barrier = i >= 5;
+         const char *how = barrier ? "after MEM_BARRIER wfi" : "with WFI";
          seq++;
          for (uint64_t k = 0; k < size / 8; k++)
             s[k] = seq << 32 | (k * 0x9e3779b97f4a7c15ull >> 40);
          struct hwt_pb pb;
          hwt_pb_init(&pb, gpu, 64);
          pb.p = hw_emit_copy(pb.p, src, dst, size);
-         hwt_release(&pb, s1, seq, HW_PKT_FLAG_WFI | HW_PKT_FLAG_INTERRUPT);
+         if (barrier)
+            pb.p = hw_emit_mem_barrier(pb.p, HW_PKT_FLAG_WFI);
+         hwt_release(&pb, s1, seq, (barrier ? 0 : HW_PKT_FLAG_WFI) | HW_PKT_FLAG_INTERRUPT);
          hwt_pb_submit(&pb, &ch[c]);
-         hwt_wait_sem(gpu, s1, seq, "release with WFI");
+         hwt_wait_sem(gpu, s1, seq, how);
          uint64_t bad = 0;
          for (uint64_t k = 0; k < size / 8; k++)
             bad += d[k] != (seq << 32 | (k * 0x9e3779b97f4a7c15ull >> 40));
-         HWT_CHECK(bad == 0, "channel %u: WFI release observed with %" PRIu64 " of %" PRIu64
-                   " qwords not yet copied", c, bad, size / 8);
+         HWT_CHECK(bad == 0, "channel %u: release %s observed with %" PRIu64 " of %" PRIu64
+                   " qwords not yet copied", c, how, bad, size / 8);
          HWT_CHECK(copies_outstanding(hwt_snapshot(gpu), c) == 0, "no copies outstanding");
       }
    }

@@ -22,7 +22,9 @@
  *   construct's closer; CONTJOIN then finds the IF's entry and faults),
  *   BAR reached by part of a live
  *   warp, two different barriers in one workgroup, watchdog expiry of an
- *   infinite loop (watchdog_ms 200, lost within 5 s), and bad launch
+ *   infinite loop (watchdog_ms 200, lost after 150 ms and within 5 s), in
+ *   a launch handed to the workers and in one the command processor runs
+ *   itself, and bad launch
  *   descriptors (CTA of 0 or 1025 invocations, too much shared or private
  *   memory, fewer registers than the program uses, grid out of range, a
  *   descriptor or program outside memory, a program with bad magic);
@@ -378,8 +380,11 @@ static void test_two_barriers(void)
 
 static void test_watchdog(void)
 {
-   for (int wi = 0; wi < 4; wi += 2) {
-      uint32_t w = eut_widths[wi];
+   /* 4 CTAs of 100 go to the workers; 1 of 64 runs on the command processor. */
+   static const uint32_t shapes[2][2] = {{4, 100}, {1, 64}};
+   for (int k = 0; k < 4; k++) {
+      uint32_t w = eut_widths[(k & 1) * 2];
+      const uint32_t *shape = shapes[k / 2];
       struct hw_gpu_config cfg;
       eut_config(&cfg);
       cfg.watchdog_ms = 200;
@@ -389,13 +394,13 @@ static void test_watchdog(void)
                                        "mov v0, #0\n"
                                        "spin: iadd v0, v0, #1\n"
                                        "jmp @spin\n", w);
-      struct eut_launch l = {.program = prog, .grid = {4}, .size = {100}};
+      struct eut_launch l = {.program = prog, .grid = {shape[0]}, .size = {shape[1]}};
       struct hwt_pb pb;
       eut_begin(&t, &pb);
       pb.p = hw_emit_launch(pb.p, eut_desc(&t, &l));
       uint64_t start = hw_now_ns();
       char what[64];
-      snprintf(what, sizeof(what), "watchdog (W=%u)", w);
+      snprintf(what, sizeof(what), "watchdog (W=%u, %u CTAs of %u)", w, shape[0], shape[1]);
       const char *needles[3] = {"watchdog: the launch has run for more than 200 ms",
                                 "launch #1 (", ", pc "};
       expect_fault(&t, &pb, what, needles, 3);

@@ -1,8 +1,13 @@
 /*
- * test_eu_launch: how LAUNCH and LAUNCH_INDIRECT packets become CTAs, and how
- * launches order against each other and against semaphore releases.
+ * test_eu_launch: how LAUNCH, LAUNCH_INDIRECT and LAUNCH_EMBEDDED packets
+ * become CTAs, and how launches order against each other and against
+ * semaphore releases.
  *
  * Pins down:
+ * - LAUNCH_EMBEDDED runs the descriptor in its payload, whose root table is
+ *   the packet's own data (skipped, not executed): a launch the command
+ *   processor runs itself (5x3x2 CTAs of 8) and one handed to the workers
+ *   (40 CTAs of 64, base (10,20,30)), every CTA once;
  * - LAUNCH_INDIRECT takes its grid from GPU memory (5x3x2): every CTA runs
  *   exactly once and sees NUM_GROUPS = that grid; an indirect grid written
  *   by an earlier launch, with WAIT_FOR_IDLE between, is the one used
@@ -430,9 +435,58 @@ static void test_release_after_launches(void)
    eut_fini(&t);
 }
 
+/* ---- LAUNCH_EMBEDDED ---------------------------------------------------------------------- */
+
+/* Appends a LAUNCH_EMBEDDED of l whose root table is the packet's own data:
+ * words, in place of l's root. */
+static void emit_embedded(struct eut *t, struct hwt_pb *pb, const struct eut_launch *l,
+                          const uint64_t *words, uint32_t n)
+{
+   struct hw_launch_desc d;
+   memcpy(&d, eut_ptr(t, eut_desc(t, l)), sizeof(d));
+   d.root_va = hwt_pb_here(pb) + 4 * (1 + HW_LAUNCH_DESC_DWORDS);
+   uint32_t *data = hw_emit_launch_embedded(pb->p, &d, 2 * n);
+   memcpy(data, words, 8ull * n);
+   pb->p = data + 2 * n;
+}
+
+static void test_embedded(void)
+{
+   /* 5x3x2 CTAs of 8 (240 invocations) run on the command processor; 40
+    * CTAs of 64 go to the workers, which read the root table in the
+    * pushbuffer while the command processor moves on. */
+   static const struct {
+      uint32_t grid[3], size, base[3];
+   } shapes[2] = {{{5, 3, 2}, 8, {0, 0, 0}}, {{40, 1, 1}, 64, {10, 20, 30}}};
+   for (int wi = 0; wi < 4; wi++) {
+      struct eut t;
+      eut_init(&t, NULL);
+      uint64_t prog = eut_programf(&t, mark_program, eut_widths[wi]);
+      struct marks m[2];
+      struct hwt_pb pb;
+      eut_begin(&t, &pb);
+      for (int k = 0; k < 2; k++) {
+         const uint32_t *g = shapes[k].grid, *b = shapes[k].base;
+         marks_init(&t, &m[k], g[0] * g[1] * g[2], b);
+         struct eut_launch l = {.program = prog, .grid = {g[0], g[1], g[2]},
+                                .size = {shapes[k].size}, .base = {b[0], b[1], b[2]}};
+         /* The packet carries a copy of the root table marks_init wrote. */
+         emit_embedded(&t, &pb, &l, eut_ptr(&t, m[k].root), 4);
+      }
+      eut_submit_ok(&t, &pb, "embedded launches");
+      for (int k = 0; k < 2; k++) {
+         char what[64];
+         snprintf(what, sizeof(what), "embedded launch %d, W=%u", k, eut_widths[wi]);
+         marks_check(&t, &m[k], shapes[k].grid, shapes[k].base, what);
+      }
+      eut_fini(&t);
+   }
+}
+
 int main(void)
 {
    HWT_RUN(test_indirect);
+   HWT_RUN(test_embedded);
    HWT_RUN(test_big_grids);
    HWT_RUN(test_overlap);
    HWT_RUN(test_wfi_ordering);

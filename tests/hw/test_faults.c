@@ -14,8 +14,8 @@
  *   (timeout 0 and infinite) return HW_WAIT_LOST at once; work submitted
  *   after the loss never runs; the snapshot says "(lost)".
  * Faults: a payload too short, a packet truncated by the end of its
- * pushbuffer, an unknown opcode (200, 20), LAUNCH on the DMA engine (once
- * hw_packets.h defines it), a DMA copy
+ * pushbuffer, an unknown opcode (200, 20), LAUNCH and LAUNCH_EMBEDDED (its
+ * descriptor decoded in the report) on the DMA engine, a DMA copy
  * from an unmapped address (a guard page, a freed allocation) and to one, a
  * pushbuffer outside memory (ring entry and CALL), a misaligned semaphore
  * (release and acquire), a fill not a multiple of 4, a misaligned link slot,
@@ -174,6 +174,26 @@ static void f_launch_on_dma(struct fx *fx, uint32_t c, char *cause, char *packet
     * channel, the decoded packet and the loss are pinned here. */
    snprintf(cause, n, "%s", "");
    snprintf(packet, n, "LAUNCH desc=0x%" PRIx64, fx->scratch);
+}
+
+/* Nor for a descriptor in the packet, which the report decodes. */
+static void f_embedded_launch_on_dma(struct fx *fx, uint32_t c, char *cause, char *packet,
+                                     size_t n)
+{
+   struct hwt_pb pb;
+   hwt_pb_init(&pb, fx->gpu, 64);
+   around_start(fx, &pb);
+   struct hw_launch_desc d = {.program_va = fx->scratch, .program_id = 9, .grid = {1, 2, 3},
+                              .size = {64, 1, 1}, .register_count = 8, .root_va = 0x1234};
+   pb.p = hw_emit_launch_embedded(pb.p, &d, 2);
+   *pb.p++ = 0;
+   *pb.p++ = 0;
+   around_end(fx, &pb);
+   hwt_pb_submit(&pb, &fx->ch[c]);
+   snprintf(cause, n, "%s", "");
+   snprintf(packet, n, "LAUNCH_EMBEDDED program=0x%" PRIx64 " id=9 grid=1x2x3 base=0,0,0 "
+            "cta=64x1x1 shared=0 private=0 registers=8 flags=0x0 root=0x1234 data=2",
+            fx->scratch);
 }
 #endif
 
@@ -500,6 +520,7 @@ static void test_each_fault(void)
    run_case("unassigned opcode", f_unassigned_opcode, 2, FX_PLAIN);
 #ifdef HW_PKT_LAUNCH_DWORDS
    run_case("LAUNCH on a DMA channel", f_launch_on_dma, 2, FX_PLAIN);
+   run_case("LAUNCH_EMBEDDED on a DMA channel", f_embedded_launch_on_dma, 2, FX_PLAIN);
 #endif
    run_case("copy from a guard page", f_copy_from_guard, 2, FX_PLAIN);
    run_case("copy from freed memory", f_copy_from_freed, 0, FX_PLAIN);

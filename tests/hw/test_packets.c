@@ -4,8 +4,9 @@
  * Pins down:
  * - the header layout (opcode:8 | flags:8 | length:16) and its accessors, for
  *   every opcode value and the edge flags/lengths;
- * - the wire format of every emitter (hw_emit_sem, _simple, _copy, _fill,
- *   _inline_write, _timestamp, _branch, _link_slot, _label, _query_copy):
+ * - the wire format of every emitter (hw_emit_sem, _simple, _mem_barrier,
+ *   _copy, _fill, _inline_write, _timestamp, _branch, _link_slot, _label,
+ *   _query_copy, _launch, _launch_indirect, _launch_embedded):
  *   the exact dwords it writes (64-bit fields low dword first), the pointer
  *   it returns (just past the packet) and that it writes nothing beyond;
  * - that each decoder (hw_decode_*) returns what was emitted, for edge
@@ -186,7 +187,14 @@ static void test_opcode_table(void)
                 hw_opcode_info[HW_OP_LAUNCH_INDIRECT].min_dwords == HW_PKT_LAUNCH_INDIRECT_DWORDS &&
                 hw_opcode_info[HW_OP_LAUNCH_INDIRECT].max_dwords == HW_PKT_LAUNCH_INDIRECT_DWORDS,
              "LAUNCH_INDIRECT");
-   named[HW_OP_LAUNCH] = named[HW_OP_LAUNCH_INDIRECT] = true;
+   HWT_CHECK(hw_opcode_info[HW_OP_LAUNCH_EMBEDDED].name &&
+                strcmp(hw_opcode_info[HW_OP_LAUNCH_EMBEDDED].name, "LAUNCH_EMBEDDED") == 0 &&
+                hw_opcode_info[HW_OP_LAUNCH_EMBEDDED].min_dwords == HW_LAUNCH_DESC_DWORDS &&
+                hw_opcode_info[HW_OP_LAUNCH_EMBEDDED].max_dwords == HW_PKT_MAX_PAYLOAD,
+             "LAUNCH_EMBEDDED");
+   HWT_CHECK(HW_LAUNCH_DESC_DWORDS == layout_dwords(offsetof(struct hw_launch_desc, root_va) + 8),
+             "launch descriptor");
+   named[HW_OP_LAUNCH] = named[HW_OP_LAUNCH_INDIRECT] = named[HW_OP_LAUNCH_EMBEDDED] = true;
 #endif
    /* Nothing else is named. */
    for (uint32_t op = 0; op < HW_OP_COUNT; op++)
@@ -248,6 +256,16 @@ static void test_simple(void)
       uint32_t want[1] = {(uint32_t)simple[i].op << 24};
       check_wire(simple[i].text, end, want, 1);
       check_format(simple[i].text, buf, 1, simple[i].text);
+   }
+   /* MEM_BARRIER takes the WFI flag (and prints any). */
+   for (uint32_t flags = 0; flags < 4; flags++) {
+      fill_canary();
+      uint32_t *end = hw_emit_mem_barrier(buf, flags);
+      uint32_t want[1] = {HW_OP_MEM_BARRIER << 24 | flags << 16};
+      check_wire("mem barrier", end, want, 1);
+      char text[64];
+      snprintf(text, sizeof(text), "MEM_BARRIER%s", flag_suffix(flags));
+      check_format("mem barrier", buf, 1, text);
    }
    /* NOP may carry any payload, which is skipped. */
    static const uint32_t nop_lens[] = {1, 7, 0xffff};
@@ -489,6 +507,54 @@ static void test_launch(void)
       check_format("launch indirect", buf, 5, text);
    }
 }
+
+/* LAUNCH_EMBEDDED: the descriptor's bytes as the payload, then the data,
+ * which the emitter leaves to the caller. */
+static void test_launch_embedded(void)
+{
+   static const uint32_t data[] = {0, 1, 116, HW_LAUNCH_EMBEDDED_MAX_DATA};
+   for (size_t a = 0; a < N_EDGE64; a++) {
+      for (size_t k = 0; k < sizeof(data) / sizeof(data[0]); k++) {
+         uint32_t e = edge32[a % N_EDGE32];
+         struct hw_launch_desc d = {
+            .program_va = edge64[a], .program_id = edge64[N_EDGE64 - 1 - a],
+            .grid = {e, 2, 3}, .base = {4, e, 6}, .size = {7, 8, e},
+            .shared_bytes = e ^ 1, .private_bytes = e ^ 2, .register_count = e ^ 3,
+            .flags = e ^ 4, .root_va = edge64[(a + 3) % N_EDGE64]};
+         fill_canary();
+         uint32_t *at = hw_emit_launch_embedded(buf, &d, data[k]);
+         HWT_CHECK(at == buf + 1 + HW_LAUNCH_DESC_DWORDS, "data starts after the descriptor");
+         HWT_CHECK(buf[0] == (0x22000000u | (HW_LAUNCH_DESC_DWORDS + data[k])), "header 0x%08x",
+                   buf[0]);
+         uint32_t want[HW_LAUNCH_DESC_DWORDS];
+         lo_hi(want, d.program_va);
+         lo_hi(want + 2, d.program_id);
+         memcpy(want + 4, d.grid, 12);
+         memcpy(want + 7, d.base, 12);
+         memcpy(want + 10, d.size, 12);
+         want[13] = d.shared_bytes, want[14] = d.private_bytes, want[15] = d.register_count;
+         want[16] = d.flags, want[17] = 0;
+         lo_hi(want + 18, d.root_va);
+         HWT_CHECK(memcmp(buf + 1, want, sizeof(want)) == 0, "descriptor dwords");
+         HWT_CHECK(buf[1 + HW_LAUNCH_DESC_DWORDS] == CANARY, "the data is the caller's");
+         struct hw_launch_desc back = hw_decode_launch_embedded(buf + 1);
+         HWT_CHECK(memcmp(&back, &d, sizeof(d)) == 0, "hw_decode_launch_embedded");
+         char text[512];
+         snprintf(text, sizeof(text), "LAUNCH_EMBEDDED program=0x%llx id=%llu grid=%ux2x3 "
+                  "base=4,%u,6 cta=7x8x%u shared=%u private=%u registers=%u flags=0x%x "
+                  "root=0x%llx data=%u", (unsigned long long)d.program_va,
+                  (unsigned long long)d.program_id, e, e, e, e ^ 1, e ^ 2, e ^ 3, e ^ 4,
+                  (unsigned long long)d.root_va, data[k]);
+         check_format("launch embedded", buf, 1 + HW_LAUNCH_DESC_DWORDS + data[k], text);
+      }
+   }
+   /* A payload shorter than a descriptor is malformed. */
+   buf[0] = HW_PKT_HEADER(HW_OP_LAUNCH_EMBEDDED, 0, HW_LAUNCH_DESC_DWORDS - 1);
+   char text[256];
+   HWT_CHECK(hw_packet_format(buf, BUF_DWORDS, text, sizeof(text)) == 0 &&
+                strncmp(text, "INVALID LAUNCH_EMBEDDED", 23) == 0,
+             "short LAUNCH_EMBEDDED: \"%s\"", text);
+}
 #endif
 
 /* ---- link slots ------------------------------------------------------------------ */
@@ -553,7 +619,7 @@ static void test_malformed(void)
       snprintf(want, sizeof(want), "INVALID header=0x%08x (unknown opcode %u)", buf[0], op);
       HWT_CHECK(r == 0 && strcmp(text, want) == 0, "opcode %u: %u \"%s\"", op, r, text);
    }
-   HWT_CHECK(unknown == want_unknown && unknown >= 256 - 19, "%u unknown opcodes, expected %u",
+   HWT_CHECK(unknown == want_unknown && unknown >= 256 - 20, "%u unknown opcodes, expected %u",
              unknown, want_unknown);
    buf[0] = 0xc8000000u;
    hw_packet_format(buf, 1, text, sizeof(text));
@@ -701,6 +767,7 @@ int main(void)
    HWT_RUN(test_query_copy);
 #ifdef HW_PKT_LAUNCH_DWORDS
    HWT_RUN(test_launch);
+   HWT_RUN(test_launch_embedded);
 #endif
    HWT_RUN(test_link_slot);
    HWT_RUN(test_malformed);

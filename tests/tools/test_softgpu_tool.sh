@@ -45,7 +45,7 @@ grep -q "result: correct" <<< "$out" || fail "softgpu run --capture failed: $out
 captures=("$scratch"/capture/softgpu-*-ch0.sgcap)
 if [ -f "${captures[0]}" ]; then
   out=$("$tool" dump "${captures[0]}") || fail "softgpu dump of a capture exited $?: $out"
-  for want in "# submission 1, channel 0: ring entry, pushbuffer 0x" "  LAUNCH desc=0x" \
+  for want in "# submission 1, channel 0: ring entry, pushbuffer 0x" "  LAUNCH_EMBEDDED program=0x" \
               "  SEM_RELEASE va=0x" " wfi interrupt" "  LINK_SLOT " "capture records"; do
     grep -qF -- "$want" <<< "$out" || fail "the decoded capture lacks \"$want\": $out"
   done

@@ -14,7 +14,11 @@
  *   vkCmdExecuteCommands; compute state is not inherited, so every
  *   secondary binds its own, and the primary binds again afterwards;
  * - barrier_loop: 1000 one-workgroup dispatches, each reading what the
- *   previous one wrote, a buffer memory barrier between each two.
+ *   previous one wrote, a buffer memory barrier between each two;
+ * - root_extent: a pipeline whose layout has a set and a push constant,
+ *   dispatched right after one whose layout has neither (so its dispatch
+ *   snapshots none of the root table), with no binding or push between:
+ *   it still sees its set and push constant.
  * Every invocation of ids.comp records its built-in IDs, so the exact set
  * of invocations a dispatch ran is checked, not only a count.
  */
@@ -395,9 +399,55 @@ static void barrier_loop(struct sgt_cdev *d)
    sgt_kernel_destroy(d, &k);
 }
 
+/* A dispatch snapshots only the part of the root table its pipeline can
+ * read; a later dispatch of a pipeline that reads more must not reuse that
+ * snapshot, even with no binding or push in between. */
+static void root_extent(struct sgt_cdev *d)
+{
+   struct sgt_kernel k;
+   sgt_kernel_create(d, &k, SGT_SHADER("chain"), 1, 4, NULL);
+   struct sgt_buffer buf;
+   sgt_cbuffer(d, 2 * 32 * 4, &buf);
+   const struct sgt_buffer *bufs[] = {&buf};
+   sgt_kernel_bind(d, &k, bufs);
+   VkShaderModule m = sgt_shader_module(d, SGT_SHADER("empty"));
+   VkPipelineLayout none = sgt_pipeline_layout(d, 0, NULL, 0);
+   VkPipeline empty = sgt_compute_pipeline(d, m, none, NULL, 0, VK_NULL_HANDLE);
+   uint32_t *v = buf.map;
+   for (uint32_t t = 0; t < 32; t++)
+      v[t] = t;
+
+   VkCommandBuffer cmd = sgt_cmd_begin(d);
+   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k.layout, 0, 1, &k.set, 0, NULL);
+   uint32_t i = 1;
+   vkCmdPushConstants(cmd, k.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &i);
+   /* "... binding a pipeline with a layout that is not compatible with the
+    * push constant layout does not disturb the push constant values", nor
+    * does it disturb bound descriptor sets: chain's set and push constant
+    * are still there for its dispatch after the empty one. */
+   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, empty);
+   vkCmdDispatch(cmd, 1, 1, 1);
+   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, k.pipeline);
+   vkCmdDispatch(cmd, 1, 1, 1);
+   sgt_cmd_submit_wait(d, cmd);
+   uint32_t want[32];
+   for (uint32_t t = 0; t < 32; t++)
+      want[t] = ((t + 1) % 32) * 3 + 1 + t;
+   sgt_check_words("chain after a pipeline that reads no root table", &v[32], want, 32);
+   sgt_cbuffer_destroy(d, &buf);
+   vkDestroyPipeline(d->device, empty, NULL);
+   vkDestroyPipelineLayout(d->device, none, NULL);
+   vkDestroyShaderModule(d->device, m, NULL);
+   sgt_kernel_destroy(d, &k);
+}
+
 int main(int argc, char **argv)
 {
    static const struct sgt_subtest tests[] = {
+      /* First: its command buffer gets fresh (zeroed) pushbuffer memory,
+       * so a too short root table snapshot reads a set address of 0 and
+       * faults, instead of stale words that earlier subtests left. */
+      {"root_extent", root_extent},
       {"indirect", indirect},
       {"dispatch_base", dispatch_base},
       {"resubmit", resubmit},

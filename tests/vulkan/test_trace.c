@@ -19,10 +19,11 @@
  * - the application thread's vkQueueSubmit, vkSignalSemaphore,
  *   vkWaitSemaphores and vkQueueWaitIdle spans, and its queue label "frame 1";
  * - on the channel track: every packet after the submit began; a parked
- *   SEM_ACQUIRE for value 1; three LAUNCH packets, inside the "scale pass"
- *   label region (B before, E after), and the inserted label;
+ *   SEM_ACQUIRE for value 1; three LAUNCH_EMBEDDED packets (one per
+ *   vkCmdDispatch), inside the "scale pass" label region (B before, E
+ *   after), and the inserted label;
  * - CTA spans: 3 x 128 CTAs in all, each launch's starting no earlier than
- *   its LAUNCH packet;
+ *   its LAUNCH_EMBEDDED packet;
  * - a copy span of 16 KiB on the command processor's copy track;
  * - the "trace timeline" counter reaches 1 (host signal) and then 2, the 2
  *   inside the span of the SEM_RELEASE of 2; the CTA counter reaches 384.
@@ -517,13 +518,14 @@ static void check_channel(const struct trace *t, double ch)
    const struct jv *mark = find(t, "i", "after dispatches", ch, 0);
    SGT_REQUIRE(begin && end && mark, "the command buffer's labels are not on the channel track");
    for (uint32_t i = 0; i < LAUNCHES; i++) {
-      const struct jv *l = find(t, "X", "LAUNCH", ch, i);
+      const struct jv *l = find(t, "X", "LAUNCH_EMBEDDED", ch, i);
       SGT_REQUIRE(l, "LAUNCH %u is not on the channel track", i);
       SGT_CHECK(jnum(begin, "ts") <= jnum(l, "ts") && end_of(l) <= jnum(mark, "ts") &&
                 jnum(mark, "ts") <= jnum(end, "ts"),
                 "LAUNCH %u is not inside the label region \"scale pass\"", i);
    }
-   SGT_CHECK(!find(t, "X", "LAUNCH", ch, LAUNCHES), "more LAUNCH packets than dispatches");
+   SGT_CHECK(!find(t, "X", "LAUNCH_EMBEDDED", ch, LAUNCHES),
+             "more LAUNCH_EMBEDDED packets than dispatches");
 }
 
 static void check_ctas(const struct trace *t, double ch)
@@ -538,7 +540,7 @@ static void check_ctas(const struct trace *t, double ch)
          break;
       ctas += jarg(c, "ctas");
       uint32_t n = (uint32_t)(jarg(c, "launch") - first_launch);
-      const struct jv *l = n < LAUNCHES ? find(t, "X", "LAUNCH", ch, n) : NULL;
+      const struct jv *l = n < LAUNCHES ? find(t, "X", "LAUNCH_EMBEDDED", ch, n) : NULL;
       SGT_CHECK(l && jnum(c, "ts") >= jnum(l, "ts"), "CTAs of launch %u begin before its LAUNCH",
                 n);
       SGT_CHECK(jarg(c, "first_cta") + jarg(c, "ctas") <= GROUPS, "CTA range past the grid");
