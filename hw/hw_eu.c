@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw_bits.h"
 #include "hw_caps.h"
 #include "hw_interp.h"
 #include "sg_log.h"
@@ -92,8 +93,6 @@ static void program_unref(struct hw_program *p)
    }
 }
 
-static void set_bit(uint64_t *bits, uint32_t i) { bits[i / 64] |= UINT64_C(1) << (i % 64); }
-static bool has_bit(const uint64_t *bits, uint32_t i) { return (bits[i / 64] >> (i % 64)) & 1; }
 
 /* Whether an instruction writes its (vector) destination in every active
  * lane. Stores, flow and the rest do not write dst at all. */
@@ -157,14 +156,14 @@ static void find_zeroed_registers(struct hw_program *p, const struct isa_inst *c
             continue;
          uint32_t r = isa_opnd_index(ops[k]), span = isa_operand_span(op, in->mod, k);
          for (uint32_t j = r; j < r + span && j < ISA_MAX_VREGS; j++) {
-            if (!has_bit(written, j))
-               set_bit(p->zero_vregs, j);
+            if (!hw_bit_test(written, j))
+               hw_bit_set(p->zero_vregs, j);
          }
       }
       if (pc < end && writes_dst(in) && isa_opnd_kind(in->dst) == ISA_OPND_VREG) {
          uint32_t r = isa_opnd_index(in->dst), span = isa_operand_span(op, in->mod, 0);
          for (uint32_t j = r; j < r + span && j < ISA_MAX_VREGS; j++)
-            set_bit(written, j);
+            hw_bit_set(written, j);
       }
    }
 }

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "hw_bits.h"
 #include "hw_eu.h"
 #include "sg_log.h"
 
@@ -180,8 +181,6 @@ struct alloc {
    bool vector;                            /* the run has a vector instruction */
 };
 
-static bool bit(const uint64_t *b, uint32_t i) { return (b[i / 64] >> (i % 64)) & 1; }
-static void set(uint64_t *b, uint32_t i) { b[i / 64] |= UINT64_C(1) << (i % 64); }
 
 /* A uniform register's value as of this point of the run (uniform
  * instructions earlier in the run may have written it), or an immediate. */
@@ -206,9 +205,9 @@ static int vreg(struct alloc *a, uint32_t r, bool write)
       a->vreg[r] = (int8_t)a->nv++;
    }
    if (write)
-      set(a->written, r);
-   else if (!bit(a->written, r))
-      set(a->live_in, r);
+      hw_bit_set(a->written, r);
+   else if (!hw_bit_test(a->written, r))
+      hw_bit_set(a->live_in, r);
    return a->vreg[r];
 }
 
@@ -527,7 +526,7 @@ static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uin
    p->len = p->count = 0;
    p->worth = false;
    struct seg *g = open_seg(p, false);
-   for (; pc + p->len < n && (p->len == 0 || !bit(starts, pc + p->len)); p->len++) {
+   for (; pc + p->len < n && (p->len == 0 || !hw_bit_test(starts, pc + p->len)); p->len++) {
       const struct isa_inst *in = &code[pc + p->len].in;
       if (block_access(in)) {
          if (p->len == 0 || p->count + 2 > MAX_SEGS)
@@ -649,7 +648,7 @@ static void move_vregs(struct emit *e, const struct alloc *a, const uint64_t *wh
                        uint32_t c, bool store)
 {
    for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
-      if (bit(which, r))
+      if (hw_bit_test(which, r))
          v2(e, store ? VMOVDQU_STORE : VMOVDQU_LOAD, a->vreg[r],
             M(RDI, (int32_t)(r * w * 4 + c * 32)));
    }
@@ -835,7 +834,7 @@ static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, st
       return false;
    for (uint32_t pc = 0; pc < n; pc++) {
       if (isa_op_info[code[pc].in.op].cls == ISA_CLASS_FLOW && code[pc].in.imm < n)
-         set(starts, code[pc].in.imm);
+         hw_bit_set(starts, code[pc].in.imm);
    }
    uint32_t cap = 0;
    bool ok = true;
