@@ -355,6 +355,7 @@ static void context_free(struct hw_eu_context *c)
    c->shared = c->private_mem = NULL;
    c->vreg_bytes = c->ureg_bytes = c->stack_bytes = c->mask_bytes = c->warp_bytes = 0;
    c->shared_size = c->private_size = 0;
+   c->shape.warp_width = 0;
 }
 
 /* Adds to a counter only its owner writes: no read-modify-write needed. */
@@ -374,48 +375,102 @@ static void count_cta(struct hw_eu_context *c, const struct hw_cta *cta, uint64_
    counter_add(&c->counters.barrier_waits, barrier_waits);
 }
 
-/* Zeroes the registers in `which` of every warp. */
+/* The first register from r on (below limit) whose bit in `which` is
+ * `set`; limit if none. */
+static uint32_t next_register(const uint64_t *which, uint32_t r, uint32_t limit, bool set)
+{
+   while (r < limit) {
+      uint64_t m = (set ? which[r / 64] : ~which[r / 64]) >> (r % 64);
+      if (m) {
+         r += (uint32_t)__builtin_ctzll(m);
+         return r < limit ? r : limit;
+      }
+      r = (r / 64 + 1) * 64;
+   }
+   return limit;
+}
+
+/* Zeroes the registers in `which` (those below count) of every warp, one
+ * memset per warp and run of consecutive registers: nothing at all for the
+ * many programs whose set is empty. */
 static void zero_registers(uint32_t *vregs, const uint64_t *which, uint32_t warps, uint32_t count,
                            uint32_t w)
 {
-   for (uint32_t i = 0; i < warps; i++) {
-      for (uint32_t k = 0; k < ISA_MAX_VREGS / 64; k++) {
-         for (uint64_t m = which[k]; m; m &= m - 1) {
-            uint32_t r = k * 64 + (uint32_t)__builtin_ctzll(m);
-            if (r < count)
-               memset(vregs + ((size_t)i * count + r) * w, 0, (size_t)w * 4);
-         }
-      }
+   for (uint32_t r = next_register(which, 0, count, true); r < count;) {
+      uint32_t end = next_register(which, r, count, false);
+      for (uint32_t i = 0; i < warps; i++)
+         memset(vregs + ((size_t)i * count + r) * w, 0, (size_t)(end - r) * w * 4);
+      r = next_register(which, end, count, true);
    }
 }
 
-/* Sizes the context for one CTA of a launch and sets up its warps. */
-static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct hw_cta *cta)
+/* lane_mask mirrors exec (the interpreter keeps it so: hw_interp.c's
+ * set_exec): -1 in the lanes that run, 0 elsewhere. */
+static void fill_lane_mask(int32_t *lane_mask, uint64_t exec, uint32_t w)
 {
-   const struct isa_program_header *h = &l->prog->header;
-   uint32_t w = h->warp_width;
-   uint32_t invocations = l->params.size[0] * l->params.size[1] * l->params.size[2];
-   uint32_t warps = (invocations + w - 1) / w;
-   uint32_t vregs = h->vreg_count ? h->vreg_count : 1, uregs = h->ureg_count ? h->ureg_count : 1;
-   uint32_t depth = h->stack_depth ? h->stack_depth : 1;
+   for (uint32_t l = 0; l < w; l++)
+      lane_mask[l] = -(int32_t)((exec >> l) & 1u);
+}
+
+/* Lays the context's buffers out for CTAs of `shape`: sizes them, points
+ * each warp at its registers, stack and lane mask. False if out of memory
+ * (nothing is laid out then). */
+static bool lay_out(struct hw_eu_context *c, const struct hw_cta_shape *shape)
+{
+   uint32_t w = shape->warp_width, vregs = shape->vregs, uregs = shape->uregs;
+   uint32_t depth = shape->stack_depth;
+   /* Warp widths are powers of two: no division. */
+   uint32_t warps = (shape->invocations + w - 1) >> __builtin_ctz(w);
+   c->shape.warp_width = 0;
    if (!grow((void **)&c->vregs, &c->vreg_bytes, (size_t)warps * vregs * w * 4) ||
        !grow((void **)&c->uregs, &c->ureg_bytes, (size_t)warps * uregs * 4) ||
        !grow((void **)&c->stacks, &c->stack_bytes, (size_t)warps * depth * sizeof(*c->stacks)) ||
        !grow((void **)&c->lane_masks, &c->mask_bytes, (size_t)warps * w * 4) ||
        !grow((void **)&c->warps, &c->warp_bytes, (size_t)warps * sizeof(*c->warps)) ||
-       !grow((void **)&c->shared, &c->shared_size, l->params.shared_bytes) ||
+       !grow((void **)&c->shared, &c->shared_size, shape->shared_bytes) ||
        !grow((void **)&c->private_mem, &c->private_size,
-             (size_t)warps * w * l->params.private_bytes))
+             (size_t)warps * w * shape->private_bytes))
       return false;
+   uint32_t lanes = shape->invocations - (warps - 1) * w;
+   c->last_live = lanes == 64 ? UINT64_MAX : (UINT64_C(1) << lanes) - 1;
+   c->warp_count = warps;
+   uint64_t full = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+   for (uint32_t i = 0; i < warps; i++) {
+      struct hw_warp *wp = &c->warps[i];
+      *wp = (struct hw_warp){.exec = i + 1 < warps ? full : c->last_live, .index = i,
+                             .v = c->vregs + (size_t)i * vregs * w, .u = c->uregs + (size_t)i * uregs,
+                             .stack = c->stacks + (size_t)i * depth,
+                             .lane_mask = c->lane_masks + (size_t)i * w};
+      fill_lane_mask(wp->lane_mask, wp->exec, w);
+   }
+   c->shape = *shape;
+   return true;
+}
+
+/* Sets up one CTA of a launch in the context. Consecutive CTAs of one
+ * shape (every CTA of a launch, and often consecutive launches) keep the
+ * layout: only what running a CTA changes is reset. */
+static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct hw_cta *cta)
+{
+   const struct isa_program_header *h = &l->prog->header;
+   const struct hw_cta_shape shape = {
+      .warp_width = h->warp_width,
+      .invocations = l->params.size[0] * l->params.size[1] * l->params.size[2],
+      .vregs = h->vreg_count ? h->vreg_count : 1, .uregs = h->ureg_count ? h->ureg_count : 1,
+      .stack_depth = h->stack_depth ? h->stack_depth : 1,
+      .shared_bytes = l->params.shared_bytes, .private_bytes = l->params.private_bytes};
+   if (memcmp(&shape, &c->shape, sizeof(shape)) != 0 && !lay_out(c, &shape))
+      return false;
+   uint32_t w = shape.warp_width, warps = c->warp_count;
    /* Registers start at zero, where the program can tell. */
    if (l->prog->zero_all)
-      memset(c->vregs, 0, (size_t)warps * vregs * w * 4);
+      memset(c->vregs, 0, (size_t)warps * shape.vregs * w * 4);
    else
-      zero_registers(c->vregs, l->prog->zero_vregs, warps, vregs, w);
-   memset(c->uregs, 0, (size_t)warps * uregs * 4);
+      zero_registers(c->vregs, l->prog->zero_vregs, warps, shape.vregs, w);
+   memset(c->uregs, 0, (size_t)warps * shape.uregs * 4);
    /* Zero-initialized workgroup variables (shaderZeroInitializeWorkgroupMemory). */
    if (h->flags & ISA_PROG_ZERO_SHARED)
-      memset(c->shared, 0, l->params.shared_bytes);
+      memset(c->shared, 0, shape.shared_bytes);
    /* Field by field rather than a compound literal, which would clear the
     * fault record's 256 bytes of text for every CTA: only a fault writes
     * it, and fault.set says whether it holds anything. */
@@ -429,16 +484,19 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
    cta->budget = HW_WARP_BUDGET;
    cta->insts = cta->global_bytes = 0;
    cta->fault.set = false;
+   /* What the interpreter changes, whichever way the last CTA ended (exit,
+    * barrier, fault); the lane mask only where exec changed. */
+   uint64_t full = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
    for (uint32_t i = 0; i < warps; i++) {
-      uint32_t lanes = invocations - i * w < w ? invocations - i * w : w;
-      uint64_t live = lanes == 64 ? UINT64_MAX : (UINT64_C(1) << lanes) - 1;
       struct hw_warp *wp = &c->warps[i];
-      *wp = (struct hw_warp){.exec = live, .alive = live, .index = i,
-                             .v = c->vregs + (size_t)i * vregs * w, .u = c->uregs + (size_t)i * uregs,
-                             .stack = c->stacks + (size_t)i * depth,
-                             .lane_mask = c->lane_masks + (size_t)i * w};
-      memset(wp->lane_mask, 0xff, (size_t)lanes * 4);   /* -1: the lane runs */
-      memset(wp->lane_mask + lanes, 0, (size_t)(w - lanes) * 4);
+      uint64_t live = i + 1 < warps ? full : c->last_live;
+      wp->pc = wp->sp = wp->barrier_pc = 0;
+      wp->state = HW_WARP_RUNNING;
+      wp->alive = live;
+      if (wp->exec != live) {
+         wp->exec = live;
+         fill_lane_mask(wp->lane_mask, live, w);
+      }
    }
    return true;
 }
@@ -532,7 +590,8 @@ static void mark_started(struct hw_launch *l)
 static bool run_warps(struct hw_launch *l, struct hw_cta *cta, uint64_t *barrier_waits)
 {
    struct hw_gpu *gpu = l->ch->gpu;
-   hw_interp_fn run = gpu->eu.interp[width_index(l->prog->header.warp_width)];
+   /* Widths 8, 16, 32, 64 (the program was validated): interp[0..3]. */
+   hw_interp_fn run = gpu->eu.interp[__builtin_ctz(l->prog->header.warp_width) - 3];
    uint32_t exited = 0;
    while (exited < cta->warp_count) {
       uint32_t running = 0;

@@ -169,6 +169,15 @@ struct hw_eu_context {
    size_t vreg_bytes, ureg_bytes, stack_bytes, mask_bytes, warp_bytes, shared_size,
       private_size;
    uint64_t rng;
+   /* The CTA shape the buffers and warps above were last laid out for
+    * (setup_cta); a CTA of the same shape keeps that layout and resets only
+    * what running a CTA changes. warp_width 0: none laid out. */
+   struct hw_cta_shape {
+      uint32_t warp_width, invocations, vregs, uregs, stack_depth, shared_bytes,
+         private_bytes;
+   } shape;
+   uint32_t warp_count;          /* ... its warps */
+   uint64_t last_live;           /* ... the lanes of its last warp */
 };
 
 struct hw_worker {
