@@ -1228,11 +1228,13 @@ L_NOP:
    /* A compiled run (hw_jit.h): every lane computed and written, so only
     * for a full warp; a partial one interprets the run from its first
     * instruction's own handler. The block may stop early, at an access it
-    * leaves to the interpreter (never at its first instruction). */
+    * leaves to the interpreter; at its first, the handler runs it. */
 L_JIT: {
       if (wp->exec != FULL)
          goto *ip->jit->handler;
-      uint32_t done = ip->jit->fn(wp->v, wp->u, cta);
+      uint32_t done = ip->jit->fn(wp->v, wp->u, cta, wp);
+      if (!done)
+         goto *ip->jit->handler;
       ip += done - 1;
       NEXT;
    }

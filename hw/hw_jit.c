@@ -68,7 +68,7 @@ static void put(struct emit *e, const void *p, size_t n)
 static void byte(struct emit *e, uint8_t x) { put(e, &x, 1); }
 static void dword(struct emit *e, uint32_t x) { put(e, &x, 4); }   /* x86 is little endian */
 
-enum { RAX = 0, RCX = 1, RDX = 2, RSI = 6, RDI = 7, R8 = 8 };
+enum { RAX = 0, RCX = 1, RDX = 2, RSP = 4, RSI = 6, RDI = 7, R8 = 8 };
 
 /* An r/m operand: a register (ymm or general), or memory at [base + disp]. */
 struct rm {
@@ -146,11 +146,15 @@ static void shift_imm(struct emit *e, int ext, int d, int s, uint8_t imm)
 /* ---- constants ------------------------------------------------------------------ */
 
 /* Eight-lane constants the code reads at [r8 + K_*]. */
-enum { K_SIGN = 0, K_ABS = 32, K_31 = 64, K_ONE = 96, K_IOTA4 = 128, K_32 = 160 };
+enum { K_SIGN = 0, K_ABS = 32, K_31 = 64, K_ONE = 96, K_IOTA4 = 128, K_32 = 160,
+       K_LANES = 192 /* 0, 1, ..., 63: chunk c's lane numbers at K_LANES + 32 * c */ };
 #define LANES8(x) {x, x, x, x, x, x, x, x}
-static const uint32_t consts[6][8] __attribute__((aligned(32))) = {
+#define ROW8(c) {8 * (c), 8 * (c) + 1, 8 * (c) + 2, 8 * (c) + 3, 8 * (c) + 4, 8 * (c) + 5, \
+                 8 * (c) + 6, 8 * (c) + 7}
+static const uint32_t consts[14][8] __attribute__((aligned(32))) = {
    LANES8(0x80000000u), LANES8(0x7fffffffu), LANES8(31u), LANES8(1u),
-   {0, 4, 8, 12, 16, 20, 24, 28}, LANES8(32u)};
+   {0, 4, 8, 12, 16, 20, 24, 28}, LANES8(32u),
+   ROW8(0), ROW8(1), ROW8(2), ROW8(3), ROW8(4), ROW8(5), ROW8(6), ROW8(7)};
 
 static void mov_r8_consts(struct emit *e)
 {
@@ -165,9 +169,16 @@ static void mov_r8_consts(struct emit *e)
  * operands (broadcast once per call); ymm13-15 are scratch. */
 enum { YMM_HELD = 13, S0 = 13, S1 = 14, S2 = 15 };
 
+/* What a held operand holds. */
+enum konst_kind {
+   KIMM,     /* the immediate value */
+   KUREG,    /* u[value] */
+   KWBASE,   /* the warp's first invocation index (wp->index * W): local_index - lane */
+};
+
 struct konst {
-   bool uniform;     /* u[value], else the immediate value */
-   uint8_t version;  /* uniform: after this many writes to u[value] in the run */
+   uint8_t kind;     /* enum konst_kind */
+   uint8_t version;  /* KUREG: after this many writes to u[value] in the run */
    uint32_t value;
 };
 
@@ -184,16 +195,16 @@ struct alloc {
 
 /* A uniform register's value as of this point of the run (uniform
  * instructions earlier in the run may have written it), or an immediate. */
-static int konst(struct alloc *a, bool uniform, uint32_t value)
+static int konst(struct alloc *a, enum konst_kind kind, uint32_t value)
 {
-   uint8_t version = uniform ? a->uwrites[value] : 0;
+   uint8_t version = kind == KUREG ? a->uwrites[value] : 0;
    for (uint32_t i = 0; i < a->nk; i++) {
-      if (a->k[i].uniform == uniform && a->k[i].value == value && a->k[i].version == version)
+      if (a->k[i].kind == kind && a->k[i].value == value && a->k[i].version == version)
          return YMM_HELD - 1 - (int)i;
    }
    if (a->nv + a->nk >= YMM_HELD)
       return -1;
-   a->k[a->nk] = (struct konst){uniform, version, value};
+   a->k[a->nk] = (struct konst){(uint8_t)kind, version, value};
    return YMM_HELD - 1 - (int)a->nk++;
 }
 
@@ -217,8 +228,8 @@ static int src32(struct alloc *a, const struct isa_inst *in, uint16_t o)
 {
    switch (isa_opnd_kind(o)) {
    case ISA_OPND_VREG: return vreg(a, isa_opnd_index(o), false);
-   case ISA_OPND_UREG: return konst(a, true, isa_opnd_index(o));
-   case ISA_OPND_IMM: return konst(a, false, in->imm);
+   case ISA_OPND_UREG: return konst(a, KUREG, isa_opnd_index(o));
+   case ISA_OPND_IMM: return konst(a, KIMM, in->imm);
    default: return -1;
    }
 }
@@ -229,10 +240,10 @@ static bool src64(struct alloc *a, const struct isa_inst *in, uint16_t o, int *l
    uint32_t i = isa_opnd_index(o);
    switch (isa_opnd_kind(o)) {
    case ISA_OPND_VREG: *lo = vreg(a, i, false), *hi = vreg(a, i + 1, false); break;
-   case ISA_OPND_UREG: *lo = konst(a, true, i), *hi = konst(a, true, i + 1); break;
+   case ISA_OPND_UREG: *lo = konst(a, KUREG, i), *hi = konst(a, KUREG, i + 1); break;
    case ISA_OPND_IMM:
-      *lo = konst(a, false, in->imm);
-      *hi = konst(a, false, (int32_t)in->imm < 0 ? UINT32_MAX : 0);
+      *lo = konst(a, KIMM, in->imm);
+      *hi = konst(a, KIMM, (int32_t)in->imm < 0 ? UINT32_MAX : 0);
       break;
    default: return false;
    }
@@ -243,13 +254,21 @@ static bool src64(struct alloc *a, const struct isa_inst *in, uint16_t o, int *l
 
 /* How an instruction's operands are shaped, or NONE if the tier does not
  * compile it. */
-enum shape { NONE, S1OP, S2OP, S3OP, S64_2, S64_1, S64_EXT, SUNI };
+enum shape { NONE, S1OP, S2OP, S3OP, S64_2, S64_1, S64_EXT, SUNI, SLANE };
+
+/* A special register read into a uniform register, as scalar code. */
+static bool uniform_s2r(uint32_t mod)
+{
+   return mod >= ISA_SR_WARP_ID && mod <= ISA_SR_ROOT_HI;
+}
 
 /* A uniform instruction the tier runs as one scalar operation: a uniform
  * destination, uniform or immediate sources. */
 static bool uniform_op(const struct isa_inst *in)
 {
    switch ((enum isa_op)in->op) {
+   case ISA_OP_S2R:
+      return uniform_s2r(in->mod);
    case ISA_OP_MOV: case ISA_OP_IADD: case ISA_OP_ISUB: case ISA_OP_IMUL: case ISA_OP_IMAD:
    case ISA_OP_AND: case ISA_OP_OR: case ISA_OP_XOR: case ISA_OP_SHL: case ISA_OP_SHR_U:
    case ISA_OP_SHR_S:
@@ -277,6 +296,8 @@ static enum shape shape_of(const struct isa_inst *in)
    if (isa_opnd_kind(in->dst) != ISA_OPND_VREG)
       return NONE;
    switch ((enum isa_op)in->op) {
+   case ISA_OP_S2R:
+      return in->mod == ISA_SR_LANE_ID || in->mod == ISA_SR_LOCAL_INDEX ? SLANE : NONE;
    case ISA_OP_MOV: case ISA_OP_INEG: case ISA_OP_IABS: case ISA_OP_NOT: case ISA_OP_FNEG:
    case ISA_OP_FABS: case ISA_OP_FSQRT: case ISA_OP_I2F_S:
       return S1OP;
@@ -328,6 +349,10 @@ static bool assign(struct alloc *a, const struct isa_inst *in, struct ops *o)
    case S1OP: case S64_EXT: o->a = src32(a, in, in->a), ok = ok && o->a >= 0; break;
    case S64_2: ok = src64(a, in, in->b, &o->b, &o->bh); /* fall through */
    case S64_1: ok = src64(a, in, in->a, &o->a, &o->ah) && ok; break;
+   case SLANE:
+      if (in->mod == ISA_SR_LOCAL_INDEX)
+         o->a = konst(a, KWBASE, 0), ok = o->a >= 0;
+      break;
    default: return false;
    }
    if (!ok)
@@ -394,10 +419,20 @@ static void emit_addsub64(struct emit *e, bool sub, const struct ops *o)
    mov_ymm(e, o->dh, S1);
 }
 
-static void emit_inst(struct emit *e, const struct isa_inst *in, const struct ops *o)
+/* One instruction on chunk `chunk` (lanes 8 * chunk ...) of the warp. */
+static void emit_inst(struct emit *e, const struct isa_inst *in, const struct ops *o,
+                      uint32_t chunk)
 {
    int d = o->d, a = o->a, b = o->b, c = o->c;
    switch ((enum isa_op)in->op) {
+   case ISA_OP_S2R: {   /* lane_id, or local_index = the warp's first index + lane_id */
+      struct rm lanes = M(R8, (int32_t)(K_LANES + 32 * chunk));
+      if (in->mod == ISA_SR_LOCAL_INDEX)
+         v3(e, VPADDD, d, a, lanes);
+      else
+         v2(e, VMOVDQA, d, lanes);
+      break;
+   }
    case ISA_OP_MOV: mov_ymm(e, d, a); break;
    case ISA_OP_IADD: v3(e, VPADDD, d, a, R(b)); break;
    case ISA_OP_ISUB: v3(e, VPSUBD, d, a, R(b)); break;
@@ -479,14 +514,22 @@ static void emit_inst(struct emit *e, const struct isa_inst *in, const struct op
 
 /*
  * A block is a run of segments: ALU segments (their own register
- * assignment each) and, between them, global loads and stores of a full
- * warp, which flush every register to memory and may leave the block.
+ * assignment each) and, between them, memory accesses (one instruction
+ * each): a full warp's global load or store, or a load into uniform
+ * registers. Every register is in memory between segments, so an access
+ * may leave the block there.
  */
-#define MAX_SEGS 8u
+#define MAX_SEGS 16u
+
+enum seg_kind {
+   SEG_ALU,
+   SEG_BLOCK,    /* LDG or STG of a full warp (block_access) */
+   SEG_SCALAR,   /* LDR or a uniform LDG (scalar_load) */
+};
 
 struct seg {
    uint32_t first, len;   /* instructions, from the block's first */
-   bool mem;              /* a global access (one instruction), else ALU */
+   enum seg_kind kind;
    struct alloc a;
 };
 
@@ -508,13 +551,25 @@ static bool block_access(const struct isa_inst *in)
    return isa_opnd_kind(data) == ISA_OPND_VREG;
 }
 
-static struct seg *open_seg(struct plan *p, bool mem)
+/* A load into uniform registers from the root table (LDR) or from a
+ * uniform address (LDG from a uniform register pair): one scalar access,
+ * as the interpreter's. */
+static bool scalar_load(const struct isa_inst *in)
+{
+   uint32_t n = ISA_MEM_WIDTH(in->mod);
+   if (isa_opnd_kind(in->dst) != ISA_OPND_UREG || n < 1 || n > 4)
+      return false;
+   return in->op == ISA_OP_LDR ||
+          (in->op == ISA_OP_LDG && isa_opnd_kind(in->a) == ISA_OPND_UREG);
+}
+
+static struct seg *open_seg(struct plan *p, enum seg_kind kind)
 {
    struct seg *g = &p->seg[p->count++];
    memset(g, 0, sizeof(*g));
    memset(g->a.vreg, -1, sizeof(g->a.vreg));
    g->first = p->len;
-   g->mem = mem;
+   g->kind = kind;
    return g;
 }
 
@@ -525,16 +580,17 @@ static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uin
 {
    p->len = p->count = 0;
    p->worth = false;
-   struct seg *g = open_seg(p, false);
+   struct seg *g = open_seg(p, SEG_ALU);
    for (; pc + p->len < n && (p->len == 0 || !hw_bit_test(starts, pc + p->len)); p->len++) {
       const struct isa_inst *in = &code[pc + p->len].in;
-      if (block_access(in)) {
-         if (p->len == 0 || p->count + 2 > MAX_SEGS)
+      bool block = block_access(in);
+      if (block || scalar_load(in)) {
+         if (p->count + 2 > MAX_SEGS)
             break;
          if (g->len == 0)
             p->count--;   /* no ALU instruction since the last access */
-         open_seg(p, true)->len = 1;
-         g = open_seg(p, false);
+         open_seg(p, block ? SEG_BLOCK : SEG_SCALAR)->len = 1;
+         g = open_seg(p, SEG_ALU);
          g->first = p->len + 1;
          p->worth = true;
          continue;
@@ -552,26 +608,41 @@ static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uin
       p->count--;
 }
 
+/* eax = the warp's index in its CTA (the warp is at [rsp]: emit_block). */
+static void emit_warp_index(struct emit *e)
+{
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RSP, 0));   /* mov rax, [rsp] */
+   byte(e, 0x8b), modrm(e, RAX, M(RAX, (int32_t)offsetof(struct hw_warp, index)));
+}
+
 /* Broadcasts the held operands: the immediates and the uniform registers'
  * values before the run's first write to them (uniform true, version 0),
  * or the values of one uniform register after its version-th write. */
 static void emit_konsts(struct emit *e, const struct alloc *a, bool first, uint32_t ureg,
-                        uint8_t version)
+                        uint8_t version, uint32_t w)
 {
    for (uint32_t i = 0; i < a->nk; i++) {
+      const struct konst *k = &a->k[i];
       int y = YMM_HELD - 1 - (int)i;
-      bool now = first ? !a->k[i].uniform || a->k[i].version == 0
-                       : a->k[i].uniform && a->k[i].value == ureg && a->k[i].version == version;
+      bool now = first ? k->kind != KUREG || k->version == 0
+                       : k->kind == KUREG && k->value == ureg && k->version == version;
       if (!now)
          continue;
-      if (a->k[i].uniform) {
-         v2(e, VPBROADCASTD, y, M(RSI, (int32_t)(4 * a->k[i].value)));
-      } else {
+      switch ((enum konst_kind)k->kind) {
+      case KUREG:
+         v2(e, VPBROADCASTD, y, M(RSI, (int32_t)(4 * k->value)));
+         continue;
+      case KIMM:
          byte(e, 0xb8);   /* mov eax, imm32 */
-         dword(e, a->k[i].value);
-         vex(e, VMOVD, false, y, 0, R(RAX));
-         v2(e, VPBROADCASTD, y, R(y));
+         dword(e, k->value);
+         break;
+      case KWBASE:
+         emit_warp_index(e);
+         byte(e, 0xc1), modrm(e, 4, R(RAX)), byte(e, (uint8_t)__builtin_ctz(w));   /* shl eax */
+         break;
       }
+      vex(e, VMOVD, false, y, 0, R(RAX));
+      v2(e, VPBROADCASTD, y, R(y));
    }
 }
 
@@ -587,10 +658,45 @@ static void load_scalar(struct emit *e, int reg, const struct isa_inst *in, uint
    }
 }
 
+/* eax = a uniform special register (uniform_s2r), as the interpreter's S2R. */
+static void emit_s2r(struct emit *e, uint32_t mod, uint32_t w)
+{
+   const int32_t params = (int32_t)offsetof(struct hw_cta, params);
+   int32_t at;   /* the field's offset in struct hw_launch_params */
+   switch (mod) {
+   case ISA_SR_WARP_ID: emit_warp_index(e); return;
+   case ISA_SR_WARP_WIDTH: byte(e, 0xb8), dword(e, w); return;   /* mov eax, W */
+   case ISA_SR_WARP_COUNT:
+      byte(e, 0x8b), modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, warp_count)));
+      return;
+   case ISA_SR_GROUP_ID_X: case ISA_SR_GROUP_ID_Y: case ISA_SR_GROUP_ID_Z:
+      byte(e, 0x8b), modrm(e, RAX, M(RDX, (int32_t)(offsetof(struct hw_cta, group) +
+                                                    4 * (mod - ISA_SR_GROUP_ID_X))));
+      return;
+   case ISA_SR_NUM_GROUPS_X: case ISA_SR_NUM_GROUPS_Y: case ISA_SR_NUM_GROUPS_Z:
+      at = (int32_t)(offsetof(struct hw_launch_params, grid) + 4 * (mod - ISA_SR_NUM_GROUPS_X));
+      break;
+   case ISA_SR_GROUP_SIZE_X: case ISA_SR_GROUP_SIZE_Y: case ISA_SR_GROUP_SIZE_Z:
+      at = (int32_t)(offsetof(struct hw_launch_params, size) + 4 * (mod - ISA_SR_GROUP_SIZE_X));
+      break;
+   default:   /* ROOT_LO, ROOT_HI: the halves of root_va (little endian) */
+      at = (int32_t)(offsetof(struct hw_launch_params, root_va) + 4 * (mod - ISA_SR_ROOT_LO));
+      break;
+   }
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, M(RDX, params));   /* mov rcx, cta->params */
+   byte(e, 0x8b), modrm(e, RAX, M(RCX, at));
+}
+
 /* A uniform instruction as scalar code on u[] (rsi): eax = a <op> ecx = b,
  * stored to u[dst]. x86 masks shift counts to 5 bits, as the ISA does. */
-static void emit_uniform(struct emit *e, const struct isa_inst *in)
+static void emit_uniform(struct emit *e, const struct isa_inst *in, uint32_t w)
 {
+   if (in->op == ISA_OP_S2R) {
+      emit_s2r(e, in->mod, w);
+      byte(e, 0x89);   /* mov [rsi + disp], eax */
+      modrm(e, RAX, M(RSI, (int32_t)(4 * isa_opnd_index(in->dst))));
+      return;
+   }
    /* setcc of each comparison: e, ne, l, le, g, ge, b, be, a, ae */
    static const uint8_t setcc[ISA_ICMP_COUNT] = {0x94, 0x95, 0x9c, 0x9e, 0x9f,
                                                  0x9d, 0x92, 0x96, 0x97, 0x93};
@@ -628,17 +734,17 @@ static void emit_uniform(struct emit *e, const struct isa_inst *in)
 /* The uniform instructions, in order, each followed by the broadcasts of
  * the value it wrote that the vector instructions after it read. */
 static void emit_prologue(struct emit *e, const struct hw_dinst *code, uint32_t pc, uint32_t len,
-                          const struct alloc *planned)
+                          const struct alloc *planned, uint32_t w)
 {
-   emit_konsts(e, planned, true, 0, 0);
+   emit_konsts(e, planned, true, 0, 0, w);
    uint8_t writes[ISA_MAX_UREGS] = {0};
    for (uint32_t i = 0; i < len; i++) {
       const struct isa_inst *in = &code[pc + i].in;
       if (shape_of(in) != SUNI)
          continue;
-      emit_uniform(e, in);
+      emit_uniform(e, in, w);
       uint32_t d = isa_opnd_index(in->dst);
-      emit_konsts(e, planned, false, d, ++writes[d]);
+      emit_konsts(e, planned, false, d, ++writes[d], w);
    }
 }
 
@@ -661,7 +767,7 @@ static void move_vregs(struct emit *e, const struct alloc *a, const uint64_t *wh
 static void emit_alu(struct emit *e, const struct hw_dinst *code, uint32_t pc,
                      const struct seg *g, uint32_t w)
 {
-   emit_prologue(e, code, pc + g->first, g->len, &g->a);
+   emit_prologue(e, code, pc + g->first, g->len, &g->a, w);
    for (uint32_t c = 0; g->a.vector && c < w / 8; c++) {
       move_vregs(e, &g->a, g->a.live_in, w, c, false);
       /* The same assignment again, instruction by instruction, for the
@@ -672,7 +778,7 @@ static void emit_alu(struct emit *e, const struct hw_dinst *code, uint32_t pc,
       for (uint32_t i = g->first; i < g->first + g->len; i++) {
          struct ops o;
          if (assign(&a, &code[pc + i].in, &o) && shape_of(&code[pc + i].in) != SUNI)
-            emit_inst(e, &code[pc + i].in, &o);
+            emit_inst(e, &code[pc + i].in, &o, c);
       }
       move_vregs(e, &g->a, g->a.written, w, c, true);
    }
@@ -698,16 +804,67 @@ static void patch(struct emit *e, size_t at)
    memcpy(e->b + at, &rel, 4);
 }
 
-static void *mem_check(const struct hw_mem *m, uint64_t va, uint64_t size)
+/* Leaves the block: eax = how many of its instructions ran. The warp
+ * pushed at its entry is popped (emit_block). */
+static void emit_return(struct emit *e, uint32_t ran)
 {
-   return hw_mem_check(m, va, size);
+   byte(e, 0xb8), dword(e, ran);                         /* mov eax, ran */
+   byte(e, 0x59);                                        /* pop rcx */
+   byte(e, 0xc5), byte(e, 0xf8), byte(e, 0x77);          /* vzeroupper */
+   byte(e, 0xc3);                                        /* ret */
+}
+
+/* rax = the host address of [rax, rax + size), size at most a page, as
+ * hw_mem_check finds it, or a jump to patch (*fail) where that returns
+ * NULL: the range wraps, ends past the VA space, or its first or last
+ * page is not live (no page lies between them). Inline, in r9-r11 and
+ * rcx: a call would cost more than the check. */
+static void emit_check(struct emit *e, uint32_t size, size_t fail[4])
+{
+   const int32_t mem = (int32_t)offsetof(struct hw_cta, mem);
+   static const uint8_t first_page[] = {
+      0x49, 0x89, 0xc3,         /* mov r11, rax */
+      0x49, 0xc1, 0xeb, 12,     /* shr r11, 12: the first page */
+      0x4d, 0x89, 0xd9,         /* mov r9, r11 */
+      0x49, 0xc1, 0xe9, 6,      /* shr r9, 6: its word of live[] */
+      0x4f, 0x8b, 0x0c, 0xca,   /* mov r9, [r10 + r9 * 8] */
+      0x4d, 0x0f, 0xa3, 0xd9,   /* bt r9, r11 */
+   };
+   static const uint8_t last_page[] = {
+      0x48, 0xc1, 0xe9, 12,     /* shr rcx, 12: the last page */
+      0x49, 0x89, 0xcb,         /* mov r11, rcx */
+      0x49, 0xc1, 0xeb, 6,      /* shr r11, 6 */
+      0x4f, 0x8b, 0x1c, 0xda,   /* mov r11, [r10 + r11 * 8] */
+      0x49, 0x0f, 0xa3, 0xcb,   /* bt r11, rcx */
+   };
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, 1, M(RDX, mem));            /* mov r9, cta->mem */
+   byte(e, 0x48), byte(e, 0x8d), modrm(e, RCX, M(RAX, (int32_t)size - 1));   /* lea rcx: last */
+   byte(e, 0x48), byte(e, 0x39), byte(e, 0xc1);                        /* cmp rcx, rax */
+   fail[0] = jump_fwd(e, 0x82);                                        /* jb: wraps */
+   byte(e, 0x49), byte(e, 0x3b), modrm(e, RCX, M(1, (int32_t)offsetof(struct hw_mem, va_size)));
+   fail[1] = jump_fwd(e, 0x83);                                        /* jae: past the end */
+   byte(e, 0x4d), byte(e, 0x8b), modrm(e, 2, M(1, (int32_t)offsetof(struct hw_mem, live)));
+   put(e, first_page, sizeof(first_page));                             /* r10 = live */
+   fail[2] = jump_fwd(e, 0x83);                                        /* jnc: not live */
+   put(e, last_page, sizeof(last_page));
+   fail[3] = jump_fwd(e, 0x83);
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, 1, M(RDX, mem));            /* mov r9, cta->mem */
+   byte(e, 0x49), byte(e, 0x03), modrm(e, RAX, M(1, (int32_t)offsetof(struct hw_mem, base)));
+}
+
+/* cta->global_bytes += bytes, as the interpreter counts. */
+static void emit_count_bytes(struct emit *e, uint32_t bytes)
+{
+   byte(e, 0x48), byte(e, 0x81);
+   modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, global_bytes)));
+   dword(e, bytes);
 }
 
 /* rax = the host address of a full warp's consecutive dword access through
  * the vector address pair at register ar, or a jump to a fail[] entry:
  * lanes not 4 bytes apart, a wrapping low half, misaligned, or not live. */
 static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32_t w,
-                               size_t fail[4])
+                               size_t fail[7])
 {
    int32_t lo = (int32_t)(isa_opnd_index(in->a) * w * 4), hi = lo + (int32_t)(w * 4);
    v2(e, VPBROADCASTD, 0, M(RDI, lo));
@@ -733,30 +890,14 @@ static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32
    byte(e, 0x48), byte(e, 0x05), dword(e, in->imm);      /* add rax, sign-extended imm */
    byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
    fail[2] = jump_fwd(e, 0x85);                          /* jnz: misaligned */
-   /* mem_check(cta->mem, rax, 4 * W): a C call, so the vector state is
-    * cleared and the argument registers kept on the (then aligned) stack. */
-   byte(e, 0xc5), byte(e, 0xf8), byte(e, 0x77);          /* vzeroupper */
-   byte(e, 0x57), byte(e, 0x56), byte(e, 0x52);          /* push rdi, rsi, rdx */
-   byte(e, 0x48), byte(e, 0x89), byte(e, 0xc6);          /* mov rsi, rax */
-   byte(e, 0x48), byte(e, 0x8b), modrm(e, RDI, M(RDX, (int32_t)offsetof(struct hw_cta, mem)));
-   byte(e, 0xba), dword(e, 4 * w);                       /* mov edx, 4 * W */
-   byte(e, 0x48), byte(e, 0xb8);                         /* mov rax, mem_check */
-   void *(*check)(const struct hw_mem *, uint64_t, uint64_t) = mem_check;
-   uint64_t fn;
-   memcpy(&fn, &check, 8);
-   put(e, &fn, 8);
-   byte(e, 0xff), byte(e, 0xd0);                         /* call rax */
-   byte(e, 0x5a), byte(e, 0x5e), byte(e, 0x5f);          /* pop rdx, rsi, rdi */
-   mov_r8_consts(e);
-   byte(e, 0x48), byte(e, 0x85), byte(e, 0xc0);          /* test rax, rax */
-   fail[3] = jump_fwd(e, 0x84);                          /* jz: not live */
+   emit_check(e, 4 * w, &fail[3]);
 }
 
 /* A full warp's consecutive LDG or STG, block instruction index i; on any
  * other access the block returns i and the interpreter runs it. */
 static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t i, uint32_t w)
 {
-   size_t fail[4];
+   size_t fail[7];
    emit_block_address(e, in, w, fail);
    bool load = in->op == ISA_OP_LDG;
    int32_t reg = (int32_t)(isa_opnd_index(load ? in->dst : in->b) * w * 4);
@@ -765,38 +906,73 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t i, u
       v2(e, VMOVDQU_LOAD, 0, load ? M(RAX, off) : M(RDI, reg + off));
       v2(e, VMOVDQU_STORE, 0, load ? M(RDI, reg + off) : M(RAX, off));
    }
-   /* cta->global_bytes += 4 * W, as the interpreter counts */
-   byte(e, 0x48), byte(e, 0x81);
-   modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, global_bytes)));
-   dword(e, 4 * w);
+   emit_count_bytes(e, 4 * w);
    size_t over = jump_fwd(e, 0);
-   for (int k = 0; k < 4; k++)
+   for (int k = 0; k < 7; k++)
       patch(e, fail[k]);
-   byte(e, 0xb8), dword(e, i);                           /* mov eax, i */
-   byte(e, 0xc5), byte(e, 0xf8), byte(e, 0x77);          /* vzeroupper */
-   byte(e, 0xc3);                                        /* ret */
+   emit_return(e, i);
+   patch(e, over);
+}
+
+/* A scalar_load, block instruction index i: the address (root_va + imm
+ * for LDR, zero-extended as the interpreter adds it; the uniform pair +
+ * sign-extended imm for LDG), its checks, the words into u[]. Any check
+ * failing returns i: the interpreter runs the load again and faults. */
+static void emit_scalar_load(struct emit *e, const struct isa_inst *in, uint32_t i)
+{
+   uint32_t n = ISA_MEM_WIDTH(in->mod);
+   if (in->op == ISA_OP_LDR) {
+      byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, params)));
+      byte(e, 0x48), byte(e, 0x8b),
+         modrm(e, RAX, M(RCX, (int32_t)offsetof(struct hw_launch_params, root_va)));
+      byte(e, 0xb9), dword(e, in->imm);                  /* mov ecx, imm32 */
+      byte(e, 0x48), byte(e, 0x01), byte(e, 0xc8);       /* add rax, rcx */
+   } else {
+      int32_t a = (int32_t)(4 * isa_opnd_index(in->a));
+      byte(e, 0x8b), modrm(e, RAX, M(RSI, a));           /* mov eax, low half */
+      byte(e, 0x8b), modrm(e, RCX, M(RSI, a + 4));       /* mov ecx, high half */
+      byte(e, 0x48), byte(e, 0xc1), byte(e, 0xe1), byte(e, 32);   /* shl rcx, 32 */
+      byte(e, 0x48), byte(e, 0x09), byte(e, 0xc8);       /* or rax, rcx */
+      byte(e, 0x48), byte(e, 0x05), dword(e, in->imm);   /* add rax, sign-extended imm */
+   }
+   size_t fail[5];
+   byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
+   fail[0] = jump_fwd(e, 0x85);                          /* jnz: misaligned */
+   emit_check(e, 4 * n, &fail[1]);
+   int32_t d = (int32_t)(4 * isa_opnd_index(in->dst));
+   for (uint32_t k = 0; k < n; k++) {
+      byte(e, 0x8b), modrm(e, RCX, M(RAX, (int32_t)(4 * k)));    /* mov ecx, [rax + 4k] */
+      byte(e, 0x89), modrm(e, RCX, M(RSI, d + (int32_t)(4 * k))); /* mov [rsi + ...], ecx */
+   }
+   if (in->op == ISA_OP_LDG)
+      emit_count_bytes(e, 4 * n);
+   size_t over = jump_fwd(e, 0);
+   for (int k = 0; k < 5; k++)
+      patch(e, fail[k]);
+   emit_return(e, i);
    patch(e, over);
 }
 
 /*
- * One block: fn(v = rdi, u = rsi, cta = rdx) returns how many of its
- * instructions it ran (all, or up to an access it left to the
- * interpreter). r8 points to the constants.
+ * One block: fn(v = rdi, u = rsi, cta = rdx, warp = rcx) returns how many
+ * of its instructions it ran (all, or up to an access it left to the
+ * interpreter). The warp stays pushed, at [rsp], for the special
+ * registers that read it. r8 points to the constants.
  */
 static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
                        const struct plan *p, uint32_t w)
 {
+   byte(e, 0x51);                                        /* push rcx */
    mov_r8_consts(e);
    for (uint32_t k = 0; k < p->count; k++) {
       const struct seg *g = &p->seg[k];
-      if (g->mem)
-         emit_access(e, &code[pc + g->first].in, g->first, w);
-      else
-         emit_alu(e, code, pc, g, w);
+      switch (g->kind) {
+      case SEG_BLOCK: emit_access(e, &code[pc + g->first].in, g->first, w); break;
+      case SEG_SCALAR: emit_scalar_load(e, &code[pc + g->first].in, g->first); break;
+      case SEG_ALU: emit_alu(e, code, pc, g, w); break;
+      }
    }
-   byte(e, 0xb8), dword(e, p->len);                      /* mov eax, len */
-   byte(e, 0xc5), byte(e, 0xf8), byte(e, 0x77);          /* vzeroupper */
-   byte(e, 0xc3);                                        /* ret */
+   emit_return(e, p->len);
 }
 
 static void *executable(const struct emit *e, size_t *size)

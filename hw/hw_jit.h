@@ -9,12 +9,14 @@
  * JIT handler, which calls the block when every lane of the warp runs and
  * otherwise goes on with that instruction's own handler (the rest of the
  * run keeps its handlers, so partial warps are interpreted as before;
- * runs start at jump targets). ALU instructions cannot fault. A run may
- * also take global loads and stores of one dword per lane: the block does
- * a full warp's access to consecutive live addresses itself (as the
- * interpreter's block copy, counted the same) and returns at any other,
- * which the interpreter then runs from that instruction on, faults
- * included.
+ * runs start at jump targets). ALU instructions cannot fault; special
+ * register reads (S2R: lane and local index, and the uniform ones) join
+ * runs too. A run may also take global loads and stores of one dword per
+ * lane, and loads into uniform registers (LDR, and LDG from a uniform
+ * address): the block does a full warp's access to consecutive live
+ * addresses, or a uniform load from live memory, itself (as the
+ * interpreter does, counted the same) and returns at any other, which the
+ * interpreter then runs from that instruction on, faults included.
  *
  * A block works lane-chunk by lane-chunk: eight lanes at a time it loads
  * the registers the run reads before writing into AVX registers, computes
@@ -35,13 +37,14 @@
 
 struct hw_cta;
 struct hw_dinst;
+struct hw_warp;
 
-/* A compiled run: fn(v, u, cta) runs it on a warp's vector registers v
- * ([reg][W]) and uniform registers u, all lanes, and returns how many of
+/* A compiled run: fn(v, u, cta, warp) runs it on a warp's vector registers
+ * v ([reg][W]) and uniform registers u, all lanes, and returns how many of
  * its instructions it ran (count, or fewer when it left an access to the
- * interpreter). */
+ * interpreter; 0 when that was its first). */
 struct hw_jit_block {
-   uint32_t (*fn)(uint32_t *v, uint32_t *u, struct hw_cta *cta);
+   uint32_t (*fn)(uint32_t *v, uint32_t *u, struct hw_cta *cta, const struct hw_warp *warp);
    const void *handler;   /* the run's first instruction's own handler */
    uint32_t count;        /* instructions the block replaces */
 };

@@ -22,6 +22,12 @@
  *   the block) and one with lanes 8 bytes apart (left to the
  *   interpreter, the block returning early), with the same global-byte
  *   counts as the interpreter's;
+ * - special registers (lane and local index, every uniform one) and loads
+ *   into uniform registers (root table words, words of the input through
+ *   a uniform address, counted) in the runs;
+ * - faults at accesses the blocks do themselves (not live, misaligned,
+ *   past the VA space, wrapping, a warp running off its allocation) are
+ *   reported as the interpreter reports them;
  * - the inputs are the edge values: zero, negative zero, denormals,
  *   infinities, NaN, INT_MIN, INT_MAX, shift counts past 31, all ones.
  */
@@ -175,6 +181,31 @@ static void uniform_op(struct eut_text *t, uint64_t *rng)
    eut_text_add(t, "\n");
 }
 
+/*
+ * Special registers and loads into uniform registers, which the tier runs
+ * too: lane numbers into vector registers; any uniform special register,
+ * a root table word, or words of the input (one uniform access, counted)
+ * into u4-u5, which the integer instructions read.
+ */
+static void special_op(struct eut_text *t, uint64_t *rng)
+{
+   static const char *const uniform_sr[] = {
+      "warp_id", "warp_count", "warp_width", "group_id_x", "group_id_y", "group_id_z",
+      "num_groups_x", "num_groups_y", "num_groups_z", "group_size_x", "group_size_y",
+      "group_size_z", "root_lo", "root_hi"};
+   switch (pick(rng, 5)) {
+   case 0: eut_text_add(t, "s2r.%s v%u\n", pick(rng, 2) ? "local_index" : "lane_id",
+                        IREG + pick(rng, ICOUNT)); break;
+   case 1: eut_text_add(t, "s2r.%s u%u\n", uniform_sr[pick(rng, EDGES(uniform_sr))],
+                        4 + pick(rng, 2)); break;
+   case 2: eut_text_add(t, "ldr.b32 u%u +%u\n", 4 + pick(rng, 2), 16 + 4 * pick(rng, 4)); break;
+   case 3: eut_text_add(t, "ldr.b64 u4 +%u\n", 16 + 4 * pick(rng, 3)); break;
+   default:
+      eut_text_add(t, "ldg.b%u u4, u0 +%u\n", pick(rng, 2) ? 32 : 64, 4 * pick(rng, N * REGS - 1));
+      break;
+   }
+}
+
 /* An instruction the tier does not compile: it ends a run. */
 static void other_op(struct eut_text *t, uint64_t *rng)
 {
@@ -196,6 +227,8 @@ static void body(struct eut_text *t, uint64_t *rng, uint32_t count)
          other_op(t, rng);
       else if (r < 3)
          uniform_op(t, rng);
+      else if (r < 5)
+         special_op(t, rng);
       else if (r < 10)
          float_op(t, rng);
       else
@@ -330,8 +363,79 @@ static void test_random_programs(void)
    free(in);
 }
 
+/* The line of a fault report naming the warp, lane, pc and instruction. */
+static char *fault_line(struct eut *t, const char *what)
+{
+   const char *report = hw_gpu_fault_report(t->gpu);
+   const char *at = report ? strstr(report, ", warp ") : NULL;
+   HWT_CHECK(at != NULL, "%s: no fault report", what);
+   if (!at)
+      return strdup("");
+   return strndup(at, strcspn(at, "\n"));
+}
+
+/* Runs text (W=32, one CTA of 64) expecting a fault; returns fault_line. */
+static char *run_faulting(struct eut *t, const char *text, const uint64_t *root,
+                          const char *what)
+{
+   struct eut_launch l = {.program = eut_program(t, text), .grid = {1}, .size = {64},
+                          .root = eut_root(t, root, 4)};
+   uint64_t desc = eut_desc(t, &l);
+   struct hwt_pb pb;
+   eut_begin(t, &pb);
+   pb.p = hw_emit_launch(pb.p, desc);
+   enum hw_wait_result r = eut_submit(t, &pb);
+   HWT_CHECK(r == HW_WAIT_LOST, "%s: wait returned %d, expected the device lost", what, (int)r);
+   return fault_line(t, what);
+}
+
+/*
+ * Accesses the blocks do themselves until a check fails: there the block
+ * returns, and the interpreter's fault names the same warp, lane, pc and
+ * instruction as when everything is interpreted (SOFTGPU_JIT=0). Each check of the
+ * blocks' inline page walk: not live (the guard page after an
+ * allocation), misaligned, past the VA space, wrapping, and a full warp
+ * running off its allocation's end.
+ */
+static void test_faults_as_interpreted(void)
+{
+   static const char *const cases[][2] = {
+      {"uniform load past its allocation", "ldg.b32 u4, u0 +4096"},
+      {"misaligned uniform load", "ldg.b32 u4, u0 +2"},
+      {"root table read far past its table", "ldr.b64 u4 +0xfffffff0"},
+      {"uniform load at the top of the VA space", "ldg.b32 u4, u2 +4"},
+      {"uniform load wrapping", "ldg.b128 u4, u2"},
+      {"warp load running off its allocation", "ldg.b32 v8, v6 +4000"},
+   };
+   for (uint32_t c = 0; c < EDGES(cases); c++) {
+      char text[512];
+      snprintf(text, sizeof(text), ".warp 32\n"
+                                   "ldr.b64 u0 +0\nldr.b64 u2 +8\n"
+                                   "s2r.local_index v0\nshl v2, v0, #2\nzext64 v4, v2\n"
+                                   "iadd64 v6, v4, u0\n%s\nexit\n", cases[c][1]);
+      struct eut jit, ref;
+      init_pair(&jit, &ref);
+      char *lines[2];
+      struct eut *gpus[2] = {&jit, &ref};
+      for (int g = 0; g < 2; g++) {
+         uint64_t buf = hwt_alloc(gpus[g]->gpu, 4096);   /* a guard page follows */
+         uint64_t root[4] = {buf, UINT64_MAX - 7, 0, 0};
+         lines[g] = run_faulting(gpus[g], text, root, cases[c][0]);
+      }
+      HWT_CHECK(!strcmp(lines[0], lines[1]), "%s: the native tier's fault \"%s\", the "
+                "interpreter's \"%s\"", cases[c][0], lines[0], lines[1]);
+      HWT_CHECK(!jit_expected() || stats_of(&jit).jit_blocks > 0, "%s: nothing compiled",
+                cases[c][0]);
+      free(lines[0]);
+      free(lines[1]);
+      eut_fini(&jit);
+      eut_fini(&ref);
+   }
+}
+
 int main(void)
 {
    HWT_RUN(test_random_programs);
+   HWT_RUN(test_faults_as_interpreted);
    return hwt_finish();
 }
