@@ -91,6 +91,7 @@ struct hw_cta {
     * of the CTA. insts counts dispatches to a next instruction; each call
     * of the interpreter starts one more (run_cta adds those). */
    uint64_t insts, global_bytes;
+   uint64_t jit_exits;              /* accesses compiled runs left to the interpreter */
    struct hw_fault_info fault;
 };
 

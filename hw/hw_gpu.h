@@ -118,6 +118,8 @@ struct hw_gpu_stats {
                                   * load once); atomics are not counted */
    uint64_t barrier_waits;       /* times a warp stopped at a workgroup barrier */
    uint64_t jit_blocks;          /* ALU runs compiled to native code (hw_jit.h) */
+   uint64_t jit_exits;           /* accesses compiled runs left to the interpreter
+                                  * (lanes not consecutive, or a check failed) */
    uint64_t parked_ns[HW_MAX_CHANNELS];   /* time each channel spent parked on an acquire */
    uint32_t channel_count;       /* entries of parked_ns in use */
    uint32_t engine_spin_ns;      /* the spin budgets in force */

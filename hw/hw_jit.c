@@ -544,7 +544,9 @@ struct plan {
  * block_copy in the interpreter) and leaves anything else to it. */
 static bool block_access(const struct isa_inst *in)
 {
-   if ((in->op != ISA_OP_LDG && in->op != ISA_OP_STG) || in->mod != 1 ||
+   bool op = in->op == ISA_OP_LDG || in->op == ISA_OP_STG || in->op == ISA_OP_LDS ||
+             in->op == ISA_OP_STS;
+   if (!op || in->mod != 1 ||
        isa_opnd_kind(in->a) != ISA_OPND_VREG)
       return false;
    uint16_t data = in->op == ISA_OP_LDG ? in->dst : in->b;
@@ -814,6 +816,16 @@ static void emit_return(struct emit *e, uint32_t ran)
    byte(e, 0xc3);                                        /* ret */
 }
 
+/* Leaves the block at access `at`, which the interpreter then runs:
+ * counted (cta->jit_exits, for the statistics and the tests). */
+static void emit_exit(struct emit *e, uint32_t at)
+{
+   byte(e, 0x48), byte(e, 0x83);                         /* add qword [rdx + ...], 1 */
+   modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, jit_exits)));
+   byte(e, 1);
+   emit_return(e, at);
+}
+
 /* rax = the host address of [rax, rax + size), size at most a page, as
  * hw_mem_check finds it, or a jump to patch (*fail) where that returns
  * NULL: the range wraps, ends past the VA space, or its first or last
@@ -860,28 +872,59 @@ static void emit_count_bytes(struct emit *e, uint32_t bytes)
    dword(e, bytes);
 }
 
-/* rax = the host address of a full warp's consecutive dword access through
- * the vector address pair at register ar, or a jump to a fail[] entry:
- * lanes not 4 bytes apart, a wrapping low half, misaligned, or not live. */
-static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32_t w,
-                               size_t fail[7])
+/* Fail jumps of an access, to patch to its return; NONE where unused. */
+#define NFAIL 7
+#define NONE_FAIL SIZE_MAX
+
+/* ymm2 &= lane l of the register at [rdi + at] equals lane 0's + 4 * l
+ * (step), or lane 0's (!step: the high halves of consecutive addresses
+ * whose low halves do not wrap). */
+static void emit_lanes_match(struct emit *e, int32_t at, int y, uint32_t w, bool step)
 {
-   int32_t lo = (int32_t)(isa_opnd_index(in->a) * w * 4), hi = lo + (int32_t)(w * 4);
-   v2(e, VPBROADCASTD, 0, M(RDI, lo));
-   v2(e, VPBROADCASTD, 1, M(RDI, hi));
-   v3(e, VPADDD, 0, 0, M(R8, K_IOTA4));
-   v3(e, VPCMPEQD, 2, 2, R(2));
+   v2(e, VPBROADCASTD, y, M(RDI, at));
+   if (step)
+      v3(e, VPADDD, y, y, M(R8, K_IOTA4));
    for (uint32_t c = 0; c < w / 8; c++) {
-      v3(e, VPCMPEQD, 3, 0, M(RDI, lo + (int32_t)(32 * c)));
+      v3(e, VPCMPEQD, 3, y, M(RDI, at + (int32_t)(32 * c)));
       v3(e, VPAND, 2, 2, R(3));
-      v3(e, VPCMPEQD, 3, 1, M(RDI, hi + (int32_t)(32 * c)));
-      v3(e, VPAND, 2, 2, R(3));
-      v3(e, VPADDD, 0, 0, M(R8, K_32));
+      if (step && c + 1 < w / 8)
+         v3(e, VPADDD, y, y, M(R8, K_32));
    }
+}
+
+/* rax = the host address of a full warp's consecutive dword access through
+ * the address at register a (a vector pair for global memory, a vector
+ * register of offsets for shared memory), or a jump to a fail[] entry:
+ * lanes not 4 bytes apart, a wrapping low half, misaligned, not live
+ * (global) or not inside the CTA's shared memory (shared: as the
+ * interpreter's warp_local, offsets wrap at 32 bits). */
+static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32_t w,
+                               size_t fail[NFAIL])
+{
+   bool shared = in->op == ISA_OP_LDS || in->op == ISA_OP_STS;
+   int32_t lo = (int32_t)(isa_opnd_index(in->a) * w * 4), hi = lo + (int32_t)(w * 4);
+   for (int k = 0; k < NFAIL; k++)
+      fail[k] = NONE_FAIL;
+   v3(e, VPCMPEQD, 2, 2, R(2));
+   emit_lanes_match(e, lo, 0, w, true);
+   if (!shared)
+      emit_lanes_match(e, hi, 1, w, false);
    vex(e, VPMOVMSKB, true, RAX, 0, R(2));
    byte(e, 0x83), byte(e, 0xf8), byte(e, 0xff);          /* cmp eax, -1 */
    fail[0] = jump_fwd(e, 0x85);                          /* jne */
    byte(e, 0x8b), modrm(e, RAX, M(RDI, lo));             /* mov eax, lane 0's low half */
+   if (shared) {
+      byte(e, 0x05), dword(e, in->imm);                  /* add eax, imm: rax = offset */
+      byte(e, 0xa8), byte(e, 3);                         /* test al, 3 */
+      fail[1] = jump_fwd(e, 0x85);                       /* jnz: misaligned */
+      byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, params)));
+      byte(e, 0x8b), modrm(e, RCX, M(RCX, (int32_t)offsetof(struct hw_launch_params, shared_bytes)));
+      byte(e, 0x4c), byte(e, 0x8d), modrm(e, 1, M(RAX, (int32_t)(4 * w)));   /* lea r9: end */
+      byte(e, 0x49), byte(e, 0x39), byte(e, 0xc9);       /* cmp r9, rcx */
+      fail[2] = jump_fwd(e, 0x87);                       /* ja: past shared memory */
+      byte(e, 0x48), byte(e, 0x03), modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, shared)));
+      return;
+   }
    byte(e, 0x3d), dword(e, UINT32_MAX - 4 * w);          /* cmp eax, imm32 */
    fail[1] = jump_fwd(e, 0x87);                          /* ja: the low halves wrap */
    byte(e, 0x8b), modrm(e, RCX, M(RDI, hi));             /* mov ecx, its high half */
@@ -893,24 +936,27 @@ static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32
    emit_check(e, 4 * w, &fail[3]);
 }
 
-/* A full warp's consecutive LDG or STG, block instruction index i; on any
- * other access the block returns i and the interpreter runs it. */
+/* A full warp's consecutive LDG, STG, LDS or STS, block instruction index
+ * i; on any other access the block returns i and the interpreter runs it. */
 static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t i, uint32_t w)
 {
-   size_t fail[7];
+   size_t fail[NFAIL];
    emit_block_address(e, in, w, fail);
-   bool load = in->op == ISA_OP_LDG;
+   bool load = in->op == ISA_OP_LDG || in->op == ISA_OP_LDS;
    int32_t reg = (int32_t)(isa_opnd_index(load ? in->dst : in->b) * w * 4);
    for (uint32_t c = 0; c < w / 8; c++) {
       int32_t off = (int32_t)(32 * c);
       v2(e, VMOVDQU_LOAD, 0, load ? M(RAX, off) : M(RDI, reg + off));
       v2(e, VMOVDQU_STORE, 0, load ? M(RDI, reg + off) : M(RAX, off));
    }
-   emit_count_bytes(e, 4 * w);
+   if (in->op == ISA_OP_LDG || in->op == ISA_OP_STG)
+      emit_count_bytes(e, 4 * w);
    size_t over = jump_fwd(e, 0);
-   for (int k = 0; k < 7; k++)
-      patch(e, fail[k]);
-   emit_return(e, i);
+   for (int k = 0; k < NFAIL; k++) {
+      if (fail[k] != NONE_FAIL)
+         patch(e, fail[k]);
+   }
+   emit_exit(e, i);
    patch(e, over);
 }
 
@@ -949,7 +995,7 @@ static void emit_scalar_load(struct emit *e, const struct isa_inst *in, uint32_t
    size_t over = jump_fwd(e, 0);
    for (int k = 0; k < 5; k++)
       patch(e, fail[k]);
-   emit_return(e, i);
+   emit_exit(e, i);
    patch(e, over);
 }
 

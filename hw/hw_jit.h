@@ -11,12 +11,13 @@
  * run keeps its handlers, so partial warps are interpreted as before;
  * runs start at jump targets). ALU instructions cannot fault; special
  * register reads (S2R: lane and local index, and the uniform ones) join
- * runs too. A run may also take global loads and stores of one dword per
- * lane, and loads into uniform registers (LDR, and LDG from a uniform
- * address): the block does a full warp's access to consecutive live
- * addresses, or a uniform load from live memory, itself (as the
- * interpreter does, counted the same) and returns at any other, which the
- * interpreter then runs from that instruction on, faults included.
+ * runs too. A run may also take global and shared loads and stores of
+ * one dword per lane, and loads into uniform registers (LDR, and LDG from
+ * a uniform address): the block does a full warp's access to consecutive
+ * live addresses (or shared offsets), or a uniform load from live memory,
+ * itself (as the interpreter does, counted the same) and returns at any
+ * other, which the interpreter then runs from that instruction on, faults
+ * included.
  *
  * A block works lane-chunk by lane-chunk: eight lanes at a time it loads
  * the registers the run reads before writing into AVX registers, computes

@@ -18,6 +18,8 @@
  *   warps interpret the compiled runs inside it: every register at the end
  *   is the interpreter's, bit for bit (floats: any NaN for a NaN), at every
  *   warp width, in CTAs of 100 invocations (a partial last warp);
+ * - shared loads and stores inside the runs: consecutive ones (done by the
+ *   block) and ones to a neighbour's word (left to the interpreter);
  * - global loads and stores inside the runs: consecutive ones (done by
  *   the block) and one with lanes 8 bytes apart (left to the
  *   interpreter, the block returning early), with the same global-byte
@@ -193,7 +195,12 @@ static void special_op(struct eut_text *t, uint64_t *rng)
       "warp_id", "warp_count", "warp_width", "group_id_x", "group_id_y", "group_id_z",
       "num_groups_x", "num_groups_y", "num_groups_z", "group_size_x", "group_size_y",
       "group_size_z", "root_lo", "root_hi"};
-   switch (pick(rng, 5)) {
+   switch (pick(rng, 8)) {
+   case 5: eut_text_add(t, "sts.b32 _, v42, v%u +%u\n", IREG + pick(rng, ICOUNT),
+                        4 * CTA * pick(rng, 2)); break;
+   case 6: eut_text_add(t, "lds.b32 v%u, v42 +%u\n", FREG + pick(rng, FCOUNT),
+                        4 * CTA * pick(rng, 2)); break;
+   case 7: eut_text_add(t, "lds.b32 v%u, v43\n", IREG + pick(rng, ICOUNT)); break;
    case 0: eut_text_add(t, "s2r.%s v%u\n", pick(rng, 2) ? "local_index" : "lane_id",
                         IREG + pick(rng, ICOUNT)); break;
    case 1: eut_text_add(t, "s2r.%s u%u\n", uniform_sr[pick(rng, EDGES(uniform_sr))],
@@ -249,12 +256,17 @@ static char *random_program(uint32_t w, uint64_t *rng)
                     "s2r.local_index v0\ns2r.group_id_x u8\ns2r.group_size_x u9\n"
                     "imad v1, u8, u9, v0\nshl v2, v1, #2\nzext64 v4, v2\n"
                     "iadd64 v6, v4, u0\niadd64 v8, v4, u2\nand v3, v0, #1\n"
-                    "shl v40, v1, #3\nzext64 v38, v40\niadd64 v38, v38, u0\n",
+                    "shl v40, v1, #3\nzext64 v38, v40\niadd64 v38, v38, u0\n"
+                    "shl v42, v0, #2\nxor v43, v0, #1\nshl v43, v43, #2\n",
                 w);
    /* Register r of every invocation is one array: consecutive accesses, the
     * ones a block does itself. */
    for (uint32_t r = 0; r < REGS; r++)
       eut_text_add(&t, "ldg.b32 v%u, v6 +%u\n", FREG + r, 4 * N * r);
+   /* Shared memory: two words per invocation, each written by its
+    * invocation before any is read (v42 = its offset; v43 = its neighbour's,
+    * in its own warp: lanes not consecutive, left to the interpreter). */
+   eut_text_add(&t, "sts.b32 _, v42, v10\nsts.b32 _, v42, v11 +%u\n", 4 * CTA);
    body(&t, rng, BODY / 4);
    /* Lanes 8 bytes apart: a block leaves this access to the interpreter. */
    eut_text_add(&t, "ldg.b32 v%u, v38\n", IREG + pick(rng, ICOUNT));
@@ -281,7 +293,8 @@ static const uint32_t *run(struct eut *t, const char *text, const uint32_t *in,
    uint64_t root[4] = {in_va, out_va, uniforms[0] | (uint64_t)uniforms[1] << 32,
                        uniforms[2] | (uint64_t)uniforms[3] << 32};
    eut_run(t, &(struct eut_launch){.program = prog, .grid = {GROUPS}, .size = {CTA},
-                                   .root = eut_root(t, root, 4)}, "random ALU program");
+                                   .shared_bytes = 8 * CTA, .root = eut_root(t, root, 4)},
+           "random ALU program");
    return eut_ptr(t, out_va);
 }
 
@@ -357,10 +370,58 @@ static void test_random_programs(void)
                 jit_expected() ? "expected" : "not expected");
       HWT_CHECK(interpreted == 0, "W=%u: the interpret-only GPU compiled %llu runs", w,
                 (unsigned long long)interpreted);
+      /* The strided load, and the loads of a neighbour's shared word. */
+      HWT_CHECK(jit_expected() ? js.jit_exits >= PROGRAMS : js.jit_exits == 0,
+                "W=%u: %llu accesses left to the interpreter", w,
+                (unsigned long long)js.jit_exits);
+      HWT_CHECK(rs.jit_exits == 0, "W=%u: the interpret-only GPU counted %llu exits", w,
+                (unsigned long long)rs.jit_exits);
       eut_fini(&jit);
       eut_fini(&ref);
    }
    free(in);
+}
+
+/*
+ * Full warps whose accesses are all consecutive (global and shared, loads
+ * and stores) and uniform loads: the blocks do every one of them (no
+ * jit_exits), and the result is right.
+ */
+static void test_accesses_in_blocks(void)
+{
+   enum { SIZE = 256, CTAS = 4, COUNT = SIZE * CTAS };
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      struct eut t;
+      eut_init(&t, NULL);
+      uint64_t in = eut_alloc(&t, 4 * COUNT, 64), out = eut_alloc(&t, 4 * COUNT, 64);
+      uint32_t *x = eut_ptr(&t, in);
+      for (uint32_t i = 0; i < COUNT; i++)
+         x[i] = i * 7 + 3;
+      uint64_t root[2] = {in, out};
+      uint64_t prog = eut_programf(&t, ".warp %u\n"
+                                       "ldr.b64 u0 +0\nldr.b64 u2 +8\n"
+                                       "s2r.local_index v0\ns2r.group_id_x u8\n"
+                                       "s2r.group_size_x u9\nimad v1, u8, u9, v0\n"
+                                       "shl v2, v1, #2\nzext64 v4, v2\niadd64 v6, v4, u0\n"
+                                       "ldg.b32 v10, v6\nldg.b32 u4, u0 +4\n"
+                                       "shl v3, v0, #2\nsts.b32 _, v3, v10\n"
+                                       "lds.b32 v11, v3\niadd v11, v11, u4\n"
+                                       "iadd64 v8, v4, u2\nstg.b32 _, v8, v11\nexit\n", w);
+      eut_run(&t, &(struct eut_launch){.program = prog, .grid = {CTAS}, .size = {SIZE},
+                                       .shared_bytes = 4 * SIZE, .root = eut_root(&t, root, 2)},
+              "consecutive accesses");
+      const uint32_t *y = eut_ptr(&t, out);
+      uint32_t bad = 0;
+      for (uint32_t i = 0; i < COUNT; i++)
+         bad += y[i] != x[i] + x[1];
+      HWT_CHECK(!bad, "W=%u: %u results wrong", w, bad);
+      struct hw_gpu_stats st = stats_of(&t);
+      HWT_CHECK(st.jit_exits == 0, "W=%u: compiled runs left %llu accesses to the interpreter",
+                w, (unsigned long long)st.jit_exits);
+      HWT_CHECK(!jit_expected() || st.jit_blocks > 0, "W=%u: nothing compiled", w);
+      eut_fini(&t);
+   }
 }
 
 /* The line of a fault report naming the warp, lane, pc and instruction. */
@@ -379,7 +440,7 @@ static char *run_faulting(struct eut *t, const char *text, const uint64_t *root,
                           const char *what)
 {
    struct eut_launch l = {.program = eut_program(t, text), .grid = {1}, .size = {64},
-                          .root = eut_root(t, root, 4)};
+                          .shared_bytes = 4 * 64 + 32, .root = eut_root(t, root, 4)};
    uint64_t desc = eut_desc(t, &l);
    struct hwt_pb pb;
    eut_begin(t, &pb);
@@ -406,6 +467,9 @@ static void test_faults_as_interpreted(void)
       {"uniform load at the top of the VA space", "ldg.b32 u4, u2 +4"},
       {"uniform load wrapping", "ldg.b128 u4, u2"},
       {"warp load running off its allocation", "ldg.b32 v8, v6 +4000"},
+      {"warp shared store past shared memory", "sts.b32 _, v2, v0 +64"},
+      {"misaligned warp shared load", "lds.b32 v8, v2 +2"},
+      {"warp shared load wrapping", "lds.b32 v8, v2 +0xffffffc0"},
    };
    for (uint32_t c = 0; c < EDGES(cases); c++) {
       char text[512];
@@ -437,5 +501,6 @@ int main(void)
 {
    HWT_RUN(test_random_programs);
    HWT_RUN(test_faults_as_interpreted);
+   HWT_RUN(test_accesses_in_blocks);
    return hwt_finish();
 }
