@@ -1084,7 +1084,18 @@ static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, st
       (*at)[*count] = (struct pending){e->len, pc};
       (*b)[(*count)++] = (struct hw_jit_block){NULL, code[pc].handler, len};
       emit_block(e, code, pc, p, w);
-      pc += len;
+      /* The next block starts after this one's first access: when the
+       * block leaves that access to the interpreter, the instruction after
+       * it is compiled again (blocks overlap), not the whole rest of the
+       * run interpreted. */
+      uint32_t next = len;
+      for (uint32_t k = 0; k < p->count; k++) {
+         if (p->seg[k].kind != SEG_ALU) {
+            next = p->seg[k].first + 1;
+            break;
+         }
+      }
+      pc += next;
    }
    free(starts);
    return ok && !e->oom;
