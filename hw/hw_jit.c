@@ -128,7 +128,7 @@ static const struct vop VMOVDQA = {1, 1, 0x6f}, VMOVDQU_LOAD = {1, 2, 0x6f},
                         VSUBPS = {1, 0, 0x5c}, VDIVPS = {1, 0, 0x5e}, VSQRTPS = {1, 0, 0x51},
                         VANDPS = {1, 0, 0x54}, VXORPS = {1, 0, 0x57}, VCVTDQ2PS = {1, 0, 0x5b},
                         VCMPPS = {1, 0, 0xc2}, VFMADD231PS = {2, 1, 0xb8},
-                        VPMOVMSKB = {1, 1, 0xd7};
+                        VPMOVMSKB = {1, 1, 0xd7}, VPTEST = {2, 1, 0x17};
 
 static void mov_ymm(struct emit *e, int d, int s)
 {
@@ -539,18 +539,17 @@ struct plan {
    struct seg seg[MAX_SEGS];
 };
 
-/* LDG or STG of one dword per lane, vector address pair and register: the
- * block does a full warp's consecutive access itself (as warp_block and
- * block_copy in the interpreter) and leaves anything else to it. */
+/* LDG, STG, LDS or STS of one dword per lane, vector address (pair) and
+ * data register: the block does a full warp's consecutive access itself
+ * (as warp_block, warp_local and block_copy in the interpreter), gathers
+ * other shared loads, and leaves anything else to the interpreter. */
 static bool block_access(const struct isa_inst *in)
 {
-   bool op = in->op == ISA_OP_LDG || in->op == ISA_OP_STG || in->op == ISA_OP_LDS ||
-             in->op == ISA_OP_STS;
-   if (!op || in->mod != 1 ||
-       isa_opnd_kind(in->a) != ISA_OPND_VREG)
+   bool load = in->op == ISA_OP_LDG || in->op == ISA_OP_LDS;
+   bool store = in->op == ISA_OP_STG || in->op == ISA_OP_STS;
+   if (!(load || store) || in->mod != 1 || isa_opnd_kind(in->a) != ISA_OPND_VREG)
       return false;
-   uint16_t data = in->op == ISA_OP_LDG ? in->dst : in->b;
-   return isa_opnd_kind(data) == ISA_OPND_VREG;
+   return isa_opnd_kind(load ? in->dst : in->b) == ISA_OPND_VREG;
 }
 
 /* A load into uniform registers from the root table (LDR) or from a
@@ -936,8 +935,73 @@ static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32
    emit_check(e, 4 * w, &fail[3]);
 }
 
+/* vpgatherdd d, [rax + ymm idx * 1], mask (Intel SDM, VPGATHERDD: VSIB
+ * addressing; d, idx and mask distinct; the mask is cleared). */
+static void gather(struct emit *e, int d, int idx, int mask)
+{
+   byte(e, 0xc4);
+   byte(e, (uint8_t)(!(d & 8) << 7 | !(idx & 8) << 6 | 1 << 5 | 2));
+   byte(e, (uint8_t)((~mask & 15) << 3 | 4 | 1));
+   byte(e, 0x90);
+   byte(e, (uint8_t)((d & 7) << 3 | 4));                 /* mod 00, SIB follows */
+   byte(e, (uint8_t)((idx & 7) << 3 | RAX));              /* scale 1, base rax */
+}
+
+/* ymm0 = chunk c's shared offsets: register a's lanes + imm (ymm1). */
+static void shared_offsets(struct emit *e, int32_t a, uint32_t c)
+{
+   v3(e, VPADDD, 0, 1, M(RDI, a + (int32_t)(32 * c)));
+}
+
+/* A full warp's LDS whose offsets are not consecutive (the interpreter's
+ * LOCAL_GATHER): every lane's offset aligned and inside shared memory,
+ * checked for all chunks before any is loaded (the destination may be
+ * the address register), then gathered. Else a jump to *fail. */
+static void emit_shared_gather(struct emit *e, const struct isa_inst *in, uint32_t w,
+                               size_t *fail)
+{
+   int32_t a = (int32_t)(isa_opnd_index(in->a) * w * 4);
+   int32_t d = (int32_t)(isa_opnd_index(in->dst) * w * 4);
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, params)));
+   byte(e, 0x8b), modrm(e, RCX, M(RCX, (int32_t)offsetof(struct hw_launch_params, shared_bytes)));
+   byte(e, 0x83), byte(e, 0xe9), byte(e, 4);             /* sub ecx, 4: the last offset */
+   size_t small = jump_fwd(e, 0x82);                     /* jb: under 4 bytes */
+   vex(e, VMOVD, false, 2, 0, R(RCX));
+   v2(e, VPBROADCASTD, 2, R(2));                         /* ymm2 = limit */
+   byte(e, 0xb9), dword(e, in->imm);                     /* mov ecx, imm */
+   vex(e, VMOVD, false, 1, 0, R(RCX));
+   v2(e, VPBROADCASTD, 1, R(1));                         /* ymm1 = imm */
+   v3(e, VPCMPEQD, 4, 4, R(4));                          /* ymm4 = in range so far */
+   v3(e, VPXOR, 5, 5, R(5));                             /* ymm5 = low bits so far */
+   for (uint32_t c = 0; c < w / 8; c++) {
+      shared_offsets(e, a, c);
+      v3(e, VPMAXUD, 3, 0, R(2));
+      v3(e, VPCMPEQD, 3, 3, R(2));                       /* offset <= limit */
+      v3(e, VPAND, 4, 4, R(3));
+      shift_imm(e, 6, 3, 0, 30);                         /* vpslld: the low two bits */
+      v3(e, VPOR, 5, 5, R(3));
+   }
+   vex(e, VPMOVMSKB, true, RAX, 0, R(4));
+   byte(e, 0x83), byte(e, 0xf8), byte(e, 0xff);          /* cmp eax, -1 */
+   size_t range = jump_fwd(e, 0x85);
+   v2(e, VPTEST, 5, R(5));
+   size_t align = jump_fwd(e, 0x85);                     /* jnz: misaligned */
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, shared)));
+   for (uint32_t c = 0; c < w / 8; c++) {
+      shared_offsets(e, a, c);
+      v3(e, VPCMPEQD, 4, 4, R(4));
+      gather(e, 3, 0, 4);
+      v2(e, VMOVDQU_STORE, 3, M(RDI, d + (int32_t)(32 * c)));
+   }
+   size_t over = jump_fwd(e, 0);
+   patch(e, small), patch(e, range), patch(e, align);
+   *fail = jump_fwd(e, 0);
+   patch(e, over);
+}
+
 /* A full warp's consecutive LDG, STG, LDS or STS, block instruction index
- * i; on any other access the block returns i and the interpreter runs it. */
+ * i (an LDS gathers otherwise); on any other access the block returns i
+ * and the interpreter runs it. */
 static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t i, uint32_t w)
 {
    size_t fail[NFAIL];
@@ -956,7 +1020,16 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t i, u
       if (fail[k] != NONE_FAIL)
          patch(e, fail[k]);
    }
-   emit_exit(e, i);
+   if (in->op == ISA_OP_LDS) {
+      size_t fail_gather;
+      emit_shared_gather(e, in, w, &fail_gather);
+      size_t gathered = jump_fwd(e, 0);
+      patch(e, fail_gather);
+      emit_exit(e, i);
+      patch(e, gathered);
+   } else {
+      emit_exit(e, i);
+   }
    patch(e, over);
 }
 

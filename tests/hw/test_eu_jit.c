@@ -18,8 +18,8 @@
  *   warps interpret the compiled runs inside it: every register at the end
  *   is the interpreter's, bit for bit (floats: any NaN for a NaN), at every
  *   warp width, in CTAs of 100 invocations (a partial last warp);
- * - shared loads and stores inside the runs: consecutive ones (done by the
- *   block) and ones to a neighbour's word (left to the interpreter);
+ * - shared loads and stores inside the runs: consecutive ones (copied by
+ *   the block) and loads of a neighbour's word (gathered by the block);
  * - global loads and stores inside the runs: consecutive ones (done by
  *   the block) and one with lanes 8 bytes apart (left to the
  *   interpreter, the block returning early), with the same global-byte
@@ -384,8 +384,9 @@ static void test_random_programs(void)
 
 /*
  * Full warps whose accesses are all consecutive (global and shared, loads
- * and stores) and uniform loads: the blocks do every one of them (no
- * jit_exits), and the result is right.
+ * and stores), a shared load of the neighbour's word (gathered) and
+ * uniform loads: the blocks do every one of them (no jit_exits), and the
+ * result is right.
  */
 static void test_accesses_in_blocks(void)
 {
@@ -406,7 +407,9 @@ static void test_accesses_in_blocks(void)
                                        "shl v2, v1, #2\nzext64 v4, v2\niadd64 v6, v4, u0\n"
                                        "ldg.b32 v10, v6\nldg.b32 u4, u0 +4\n"
                                        "shl v3, v0, #2\nsts.b32 _, v3, v10\n"
-                                       "lds.b32 v11, v3\niadd v11, v11, u4\n"
+                                       "lds.b32 v11, v3\nxor v12, v0, #1\n"
+                                       "shl v12, v12, #2\nlds.b32 v13, v12\n"
+                                       "iadd v11, v11, v13\niadd v11, v11, u4\n"
                                        "iadd64 v8, v4, u2\nstg.b32 _, v8, v11\nexit\n", w);
       eut_run(&t, &(struct eut_launch){.program = prog, .grid = {CTAS}, .size = {SIZE},
                                        .shared_bytes = 4 * SIZE, .root = eut_root(&t, root, 2)},
@@ -414,7 +417,7 @@ static void test_accesses_in_blocks(void)
       const uint32_t *y = eut_ptr(&t, out);
       uint32_t bad = 0;
       for (uint32_t i = 0; i < COUNT; i++)
-         bad += y[i] != x[i] + x[1];
+         bad += y[i] != x[i] + x[i ^ 1] + x[1];
       HWT_CHECK(!bad, "W=%u: %u results wrong", w, bad);
       struct hw_gpu_stats st = stats_of(&t);
       HWT_CHECK(st.jit_exits == 0, "W=%u: compiled runs left %llu accesses to the interpreter",
