@@ -374,6 +374,7 @@ static void count_cta(struct hw_eu_context *c, const struct hw_cta *cta, uint64_
    counter_add(&c->counters.global_bytes, cta->global_bytes);
    counter_add(&c->counters.barrier_waits, barrier_waits);
    counter_add(&c->counters.jit_exits, cta->jit_exits);
+   counter_add(&c->counters.jit_insts, cta->jit_insts);
 }
 
 /* The first register from r on (below limit) whose bit in `which` is
@@ -483,7 +484,7 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
    cta->warp_count = warps;
    cta->warps = c->warps;
    cta->budget = HW_WARP_BUDGET;
-   cta->insts = cta->global_bytes = cta->jit_exits = 0;
+   cta->insts = cta->global_bytes = cta->jit_exits = cta->jit_insts = 0;
    cta->fault.set = false;
    /* What the interpreter changes, whichever way the last CTA ended (exit,
     * barrier, fault); the lane mask only where exec changed. */
@@ -1049,6 +1050,7 @@ static void add_counters(struct hw_eu_counters *sum, const struct hw_eu_counters
    ADD(global_bytes);
    ADD(barrier_waits);
    ADD(jit_exits);
+   ADD(jit_insts);
 #undef ADD
 }
 
@@ -1067,6 +1069,7 @@ void hw_eu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s)
    s->barrier_waits = atomic_load_explicit(&sum.barrier_waits, memory_order_relaxed);
    s->jit_blocks = atomic_load_explicit(&eu->jit_blocks, memory_order_relaxed);
    s->jit_exits = atomic_load_explicit(&sum.jit_exits, memory_order_relaxed);
+   s->jit_instructions = atomic_load_explicit(&sum.jit_insts, memory_order_relaxed);
 }
 
 /* ---- life cycle ------------------------------------------------------------------------- */

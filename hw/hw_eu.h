@@ -92,6 +92,7 @@ struct hw_cta {
     * of the interpreter starts one more (run_cta adds those). */
    uint64_t insts, global_bytes;
    uint64_t jit_exits;              /* accesses compiled runs left to the interpreter */
+   uint64_t jit_insts;              /* instructions compiled runs ran (in insts too) */
    struct hw_fault_info fault;
 };
 

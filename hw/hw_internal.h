@@ -153,8 +153,9 @@ struct hw_launch {
  * read-modify-write), hw_gpu_get_stats sums them. Each set has its own
  * cache lines so workers never share one. */
 struct hw_eu_counters {
-   _Alignas(64) _Atomic uint64_t ctas, warp_instructions, global_bytes, barrier_waits, jit_exits;
-   char pad[24];
+   _Alignas(64) _Atomic uint64_t ctas, warp_instructions, global_bytes, barrier_waits, jit_exits,
+      jit_insts;
+   char pad[16];
 };
 
 /* A worker's (or the command processor's) buffers for running CTAs. */

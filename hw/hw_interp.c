@@ -1235,6 +1235,7 @@ L_JIT: {
       uint32_t done = ip->jit->fn(wp->v, wp->u, cta, wp);
       if (!done)
          goto *ip->jit->handler;
+      cta->jit_insts += done;   /* counter: once per block, not per instruction */
       ip += done - 1;
       NEXT;
    }

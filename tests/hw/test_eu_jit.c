@@ -422,6 +422,14 @@ static void test_accesses_in_blocks(void)
       struct hw_gpu_stats st = stats_of(&t);
       HWT_CHECK(st.jit_exits == 0, "W=%u: compiled runs left %llu accesses to the interpreter",
                 w, (unsigned long long)st.jit_exits);
+      /* All but each warp's EXIT ran compiled: no instruction the tier
+       * should take was left out of the blocks. */
+      uint64_t exits = (uint64_t)CTAS * (SIZE / w);
+      if (jit_expected())
+         HWT_CHECK(st.jit_instructions + exits == st.warp_instructions,
+                   "W=%u: %llu of %llu instructions ran compiled, expected all but %llu EXITs",
+                   w, (unsigned long long)st.jit_instructions,
+                   (unsigned long long)st.warp_instructions, (unsigned long long)exits);
       HWT_CHECK(!jit_expected() || st.jit_blocks > 0, "W=%u: nothing compiled", w);
       eut_fini(&t);
    }
