@@ -423,8 +423,12 @@ static void run_program(void)
    f.queue_begin(queue, &frame);
    SGT_CHECK_VK(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
    f.queue_end(queue);
-   /* Let the channel park on the wait, then release it from the host. */
-   nanosleep(&(struct timespec){.tv_nsec = 20 * 1000 * 1000}, NULL);
+   /* Let the channel park on the wait, then release it from the host.
+    * Nothing the API shows says it has parked, so the test waits: 200 ms,
+    * not 20, because under CI load (sanitizer builds, two tests at once)
+    * 20 ms sometimes passed before the channel's thread had run, and the
+    * acquire then found the value already signalled (not parked). */
+   nanosleep(&(struct timespec){.tv_nsec = 200 * 1000 * 1000}, NULL);
    VkSemaphoreSignalInfo sig = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
                                 .semaphore = timeline, .value = 1};
    SGT_CHECK_VK(vkSignalSemaphore(d.device, &sig));
