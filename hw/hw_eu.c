@@ -406,6 +406,14 @@ static void zero_registers(uint32_t *vregs, const uint64_t *which, uint32_t warp
    }
 }
 
+/* The lanes warp i of the context's layout starts with: all W, but the
+ * last warp's live ones. */
+static uint64_t warp_live(const struct hw_eu_context *c, uint32_t i, uint32_t w)
+{
+   return i + 1 < c->warp_count ? (w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1)
+                                : c->last_live;
+}
+
 /* lane_mask mirrors exec (the interpreter keeps it so: hw_interp.c's
  * set_exec): -1 in the lanes that run, 0 elsewhere. */
 static void fill_lane_mask(int32_t *lane_mask, uint64_t exec, uint32_t w)
@@ -436,10 +444,9 @@ static bool lay_out(struct hw_eu_context *c, const struct hw_cta_shape *shape)
    uint32_t lanes = shape->invocations - (warps - 1) * w;
    c->last_live = lanes == 64 ? UINT64_MAX : (UINT64_C(1) << lanes) - 1;
    c->warp_count = warps;
-   uint64_t full = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
    for (uint32_t i = 0; i < warps; i++) {
       struct hw_warp *wp = &c->warps[i];
-      *wp = (struct hw_warp){.exec = i + 1 < warps ? full : c->last_live, .index = i,
+      *wp = (struct hw_warp){.exec = warp_live(c, i, w), .index = i,
                              .v = c->vregs + (size_t)i * vregs * w, .u = c->uregs + (size_t)i * uregs,
                              .stack = c->stacks + (size_t)i * depth,
                              .lane_mask = c->lane_masks + (size_t)i * w};
@@ -488,10 +495,9 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
    cta->fault.set = false;
    /* What the interpreter changes, whichever way the last CTA ended (exit,
     * barrier, fault); the lane mask only where exec changed. */
-   uint64_t full = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
    for (uint32_t i = 0; i < warps; i++) {
       struct hw_warp *wp = &c->warps[i];
-      uint64_t live = i + 1 < warps ? full : c->last_live;
+      uint64_t live = warp_live(c, i, w);
       wp->pc = wp->sp = wp->barrier_pc = 0;
       wp->state = HW_WARP_RUNNING;
       wp->alive = live;

@@ -515,15 +515,15 @@ static void emit_inst(struct emit *e, const struct isa_inst *in, const struct op
 /*
  * A block is a run of segments: ALU segments (their own register
  * assignment each) and, between them, memory accesses (one instruction
- * each): a full warp's global load or store, or a load into uniform
- * registers. Every register is in memory between segments, so an access
+ * each): a full warp's global or shared load or store, or a load into
+ * uniform registers. Every register is in memory between segments, so an access
  * may leave the block there.
  */
 #define MAX_SEGS 16u
 
 enum seg_kind {
    SEG_ALU,
-   SEG_BLOCK,    /* LDG or STG of a full warp (block_access) */
+   SEG_BLOCK,    /* LDG, STG, LDS or STS of a full warp (block_access) */
    SEG_SCALAR,   /* LDR or a uniform LDG (scalar_load) */
 };
 
@@ -609,6 +609,19 @@ static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uin
       p->count--;
 }
 
+/* rcx = cta->params (struct hw_launch_params *). */
+static void emit_params(struct emit *e)
+{
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, params)));
+}
+
+/* ecx = the CTA's shared memory bytes. */
+static void emit_shared_bytes(struct emit *e)
+{
+   emit_params(e);
+   byte(e, 0x8b), modrm(e, RCX, M(RCX, (int32_t)offsetof(struct hw_launch_params, shared_bytes)));
+}
+
 /* eax = the warp's index in its CTA (the warp is at [rsp]: emit_block). */
 static void emit_warp_index(struct emit *e)
 {
@@ -662,7 +675,6 @@ static void load_scalar(struct emit *e, int reg, const struct isa_inst *in, uint
 /* eax = a uniform special register (uniform_s2r), as the interpreter's S2R. */
 static void emit_s2r(struct emit *e, uint32_t mod, uint32_t w)
 {
-   const int32_t params = (int32_t)offsetof(struct hw_cta, params);
    int32_t at;   /* the field's offset in struct hw_launch_params */
    switch (mod) {
    case ISA_SR_WARP_ID: emit_warp_index(e); return;
@@ -684,7 +696,7 @@ static void emit_s2r(struct emit *e, uint32_t mod, uint32_t w)
       at = (int32_t)(offsetof(struct hw_launch_params, root_va) + 4 * (mod - ISA_SR_ROOT_LO));
       break;
    }
-   byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, M(RDX, params));   /* mov rcx, cta->params */
+   emit_params(e);
    byte(e, 0x8b), modrm(e, RAX, M(RCX, at));
 }
 
@@ -692,19 +704,15 @@ static void emit_s2r(struct emit *e, uint32_t mod, uint32_t w)
  * stored to u[dst]. x86 masks shift counts to 5 bits, as the ISA does. */
 static void emit_uniform(struct emit *e, const struct isa_inst *in, uint32_t w)
 {
-   if (in->op == ISA_OP_S2R) {
-      emit_s2r(e, in->mod, w);
-      byte(e, 0x89);   /* mov [rsi + disp], eax */
-      modrm(e, RAX, M(RSI, (int32_t)(4 * isa_opnd_index(in->dst))));
-      return;
-   }
    /* setcc of each comparison: e, ne, l, le, g, ge, b, be, a, ae */
    static const uint8_t setcc[ISA_ICMP_COUNT] = {0x94, 0x95, 0x9c, 0x9e, 0x9f,
                                                  0x9d, 0x92, 0x96, 0x97, 0x93};
-   load_scalar(e, RAX, in, in->a);
-   if (in->op != ISA_OP_MOV)
+   if (in->op != ISA_OP_S2R)
+      load_scalar(e, RAX, in, in->a);
+   if (in->op != ISA_OP_MOV && in->op != ISA_OP_S2R)
       load_scalar(e, RCX, in, in->b);
    switch ((enum isa_op)in->op) {
+   case ISA_OP_S2R: emit_s2r(e, in->mod, w); break;
    case ISA_OP_IADD: byte(e, 0x01), modrm(e, RCX, R(RAX)); break;
    case ISA_OP_ISUB: byte(e, 0x29), modrm(e, RCX, R(RAX)); break;
    case ISA_OP_AND: byte(e, 0x21), modrm(e, RCX, R(RAX)); break;
@@ -916,8 +924,7 @@ static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32
       byte(e, 0x05), dword(e, in->imm);                  /* add eax, imm: rax = offset */
       byte(e, 0xa8), byte(e, 3);                         /* test al, 3 */
       fail[1] = jump_fwd(e, 0x85);                       /* jnz: misaligned */
-      byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, params)));
-      byte(e, 0x8b), modrm(e, RCX, M(RCX, (int32_t)offsetof(struct hw_launch_params, shared_bytes)));
+      emit_shared_bytes(e);
       byte(e, 0x4c), byte(e, 0x8d), modrm(e, 1, M(RAX, (int32_t)(4 * w)));   /* lea r9: end */
       byte(e, 0x49), byte(e, 0x39), byte(e, 0xc9);       /* cmp r9, rcx */
       fail[2] = jump_fwd(e, 0x87);                       /* ja: past shared memory */
@@ -962,8 +969,7 @@ static void emit_shared_gather(struct emit *e, const struct isa_inst *in, uint32
 {
    int32_t a = (int32_t)(isa_opnd_index(in->a) * w * 4);
    int32_t d = (int32_t)(isa_opnd_index(in->dst) * w * 4);
-   byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, params)));
-   byte(e, 0x8b), modrm(e, RCX, M(RCX, (int32_t)offsetof(struct hw_launch_params, shared_bytes)));
+   emit_shared_bytes(e);
    byte(e, 0x83), byte(e, 0xe9), byte(e, 4);             /* sub ecx, 4: the last offset */
    size_t small = jump_fwd(e, 0x82);                     /* jb: under 4 bytes */
    vex(e, VMOVD, false, 2, 0, R(RCX));
@@ -1041,7 +1047,7 @@ static void emit_scalar_load(struct emit *e, const struct isa_inst *in, uint32_t
 {
    uint32_t n = ISA_MEM_WIDTH(in->mod);
    if (in->op == ISA_OP_LDR) {
-      byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, params)));
+      emit_params(e);
       byte(e, 0x48), byte(e, 0x8b),
          modrm(e, RAX, M(RCX, (int32_t)offsetof(struct hw_launch_params, root_va)));
       byte(e, 0xb9), dword(e, in->imm);                  /* mov ecx, imm32 */
