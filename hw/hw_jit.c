@@ -525,6 +525,8 @@ enum seg_kind {
    SEG_ALU,
    SEG_BLOCK,    /* LDG, STG, LDS or STS of a full warp (block_access) */
    SEG_SCALAR,   /* LDR or a uniform LDG (scalar_load) */
+   SEG_LEAVE,    /* BRK or CONT that no lane takes (leave_check) */
+   SEG_BACK,     /* the ENDLOOP back to the block's start (back_edge) */
 };
 
 struct seg {
@@ -564,6 +566,38 @@ static bool scalar_load(const struct isa_inst *in)
           (in->op == ISA_OP_LDG && isa_opnd_kind(in->a) == ISA_OPND_UREG);
 }
 
+/* A BRK (of the innermost loop or switch) or CONT on a vector condition:
+ * where no lane's condition is set, and the construct it leaves is the
+ * innermost on the mask stack, the interpreter would change nothing
+ * (L_BRK: no lane leaves, exec stays full), so the block goes on; it
+ * returns there otherwise. A loop's exit test then costs no return. */
+static bool leave_check(const struct isa_inst *in)
+{
+   return ((in->op == ISA_OP_BRK && in->mod == 0) || in->op == ISA_OP_CONT) &&
+          isa_opnd_kind(in->a) == ISA_OPND_VREG;
+}
+
+/* The ENDLOOP of a loop whose head is the block's first instruction, at
+ * pc: the block's last instruction, which jumps back to its start. Its
+ * own pc may be a jump target (BRK's, for lanes leaving): such a jump runs
+ * the interpreter's ENDLOOP, as it would without the block. At most 127
+ * instructions before it (one byte in emit_back). */
+static bool back_edge(const struct isa_inst *in, uint32_t pc, uint32_t len)
+{
+   return in->op == ISA_OP_ENDLOOP && in->imm == pc && len > 0 && len < 127;
+}
+
+static enum seg_kind single_seg(const struct isa_inst *in)
+{
+   return block_access(in) ? SEG_BLOCK : scalar_load(in) ? SEG_SCALAR : SEG_LEAVE;
+}
+
+/* An instruction that is a segment of its own. */
+static bool own_seg(const struct isa_inst *in)
+{
+   return block_access(in) || scalar_load(in) || leave_check(in);
+}
+
 static struct seg *open_seg(struct plan *p, enum seg_kind kind)
 {
    struct seg *g = &p->seg[p->count++];
@@ -582,15 +616,25 @@ static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uin
    p->len = p->count = 0;
    p->worth = false;
    struct seg *g = open_seg(p, SEG_ALU);
-   for (; pc + p->len < n && (p->len == 0 || !hw_bit_test(starts, pc + p->len)); p->len++) {
+   for (; pc + p->len < n; p->len++) {
       const struct isa_inst *in = &code[pc + p->len].in;
-      bool block = block_access(in);
-      if (block || scalar_load(in)) {
+      if (back_edge(in, pc, p->len)) {
+         uint32_t used = p->count - (g->len == 0);
+         if (used + 1 <= MAX_SEGS) {
+            p->count = used;
+            open_seg(p, SEG_BACK)->len = 1;
+            p->len++;
+         }
+         break;
+      }
+      if (p->len && hw_bit_test(starts, pc + p->len))
+         break;
+      if (own_seg(in)) {
          if (p->count + 2 > MAX_SEGS)
             break;
          if (g->len == 0)
             p->count--;   /* no ALU instruction since the last access */
-         open_seg(p, block ? SEG_BLOCK : SEG_SCALAR)->len = 1;
+         open_seg(p, single_seg(in))->len = 1;
          g = open_seg(p, SEG_ALU);
          g->first = p->len + 1;
          p->worth = true;
@@ -899,12 +943,58 @@ static void emit_lanes_match(struct emit *e, int32_t at, int y, uint32_t w, bool
    }
 }
 
+/* rax = the host address of `size` bytes of shared memory at offset
+ * eax + imm, or a jump to fail[0..1]: misaligned, or not inside the CTA's
+ * shared memory (as the interpreter's warp_local: offsets wrap at 32
+ * bits, and the first lane's is checked with the whole span's size). */
+static void emit_shared_host(struct emit *e, const struct isa_inst *in, uint32_t size,
+                             size_t fail[2])
+{
+   byte(e, 0x05), dword(e, in->imm);                     /* add eax, imm: rax = offset */
+   byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
+   fail[0] = jump_fwd(e, 0x85);                          /* jnz: misaligned */
+   emit_shared_bytes(e);
+   byte(e, 0x4c), byte(e, 0x8d), modrm(e, 1, M(RAX, (int32_t)size));   /* lea r9: end */
+   byte(e, 0x49), byte(e, 0x39), byte(e, 0xc9);          /* cmp r9, rcx */
+   fail[1] = jump_fwd(e, 0x87);                          /* ja: past shared memory */
+   byte(e, 0x48), byte(e, 0x03), modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, shared)));
+}
+
+/* rax = the host address of `size` bytes of global memory at the first
+ * lane's address (low half in eax, high half at [rdi + hi]) + imm, or a
+ * jump to fail[0..5]: the low halves of `size` consecutive bytes wrap (a
+ * lane's high half does not carry: the interpreter's addresses would not
+ * be consecutive), misaligned, or not live (emit_check). */
+static void emit_global_host(struct emit *e, const struct isa_inst *in, int32_t hi, uint32_t size,
+                             size_t fail[6])
+{
+   fail[0] = NONE_FAIL;
+   if (size > 4) {
+      byte(e, 0x3d), dword(e, UINT32_MAX - (size - 4));  /* cmp eax, imm32 */
+      fail[0] = jump_fwd(e, 0x87);                       /* ja: the low halves wrap */
+   }
+   byte(e, 0x8b), modrm(e, RCX, M(RDI, hi));             /* mov ecx, its high half */
+   byte(e, 0x48), byte(e, 0xc1), byte(e, 0xe1), byte(e, 32);   /* shl rcx, 32 */
+   byte(e, 0x48), byte(e, 0x09), byte(e, 0xc8);          /* or rax, rcx */
+   byte(e, 0x48), byte(e, 0x05), dword(e, in->imm);      /* add rax, sign-extended imm */
+   byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
+   fail[1] = jump_fwd(e, 0x85);                          /* jnz: misaligned */
+   emit_check(e, size, &fail[2]);
+}
+
+/* eax == -1, ymm2's lanes all set, or a jump (cc: 0x85 jne) to patch. */
+static size_t unless_all(struct emit *e, uint8_t cc)
+{
+   vex(e, VPMOVMSKB, true, RAX, 0, R(2));
+   byte(e, 0x83), byte(e, 0xf8), byte(e, 0xff);          /* cmp eax, -1 */
+   return jump_fwd(e, cc);
+}
+
 /* rax = the host address of a full warp's consecutive dword access through
  * the address at register a (a vector pair for global memory, a vector
  * register of offsets for shared memory), or a jump to a fail[] entry:
- * lanes not 4 bytes apart, a wrapping low half, misaligned, not live
- * (global) or not inside the CTA's shared memory (shared: as the
- * interpreter's warp_local, offsets wrap at 32 bits). */
+ * lanes not 4 bytes apart, or a check of emit_shared_host or
+ * emit_global_host failing. */
 static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32_t w,
                                size_t fail[NFAIL])
 {
@@ -916,30 +1006,119 @@ static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32
    emit_lanes_match(e, lo, 0, w, true);
    if (!shared)
       emit_lanes_match(e, hi, 1, w, false);
-   vex(e, VPMOVMSKB, true, RAX, 0, R(2));
-   byte(e, 0x83), byte(e, 0xf8), byte(e, 0xff);          /* cmp eax, -1 */
-   fail[0] = jump_fwd(e, 0x85);                          /* jne */
+   fail[0] = unless_all(e, 0x85);
    byte(e, 0x8b), modrm(e, RAX, M(RDI, lo));             /* mov eax, lane 0's low half */
-   if (shared) {
-      byte(e, 0x05), dword(e, in->imm);                  /* add eax, imm: rax = offset */
-      byte(e, 0xa8), byte(e, 3);                         /* test al, 3 */
-      fail[1] = jump_fwd(e, 0x85);                       /* jnz: misaligned */
-      emit_shared_bytes(e);
-      byte(e, 0x4c), byte(e, 0x8d), modrm(e, 1, M(RAX, (int32_t)(4 * w)));   /* lea r9: end */
-      byte(e, 0x49), byte(e, 0x39), byte(e, 0xc9);       /* cmp r9, rcx */
-      fail[2] = jump_fwd(e, 0x87);                       /* ja: past shared memory */
-      byte(e, 0x48), byte(e, 0x03), modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, shared)));
-      return;
+   if (shared)
+      emit_shared_host(e, in, 4 * w, &fail[1]);
+   else
+      emit_global_host(e, in, hi, 4 * w, &fail[1]);
+}
+
+/* Forward jumps to patch to one place. */
+struct jumps {
+   size_t at[128];
+   uint32_t count;
+};
+
+/* At most 13 per chunk, 8 chunks; more would be a bug here: the block is
+ * then not compiled (as when out of memory), never left unpatched. */
+static void add_jumps(struct emit *e, struct jumps *j, const size_t *at, uint32_t n)
+{
+   for (uint32_t k = 0; k < n; k++) {
+      if (at[k] == NONE_FAIL)
+         continue;
+      if (j->count == sizeof(j->at) / sizeof(j->at[0]))
+         e->oom = true;
+      else
+         j->at[j->count++] = at[k];
    }
-   byte(e, 0x3d), dword(e, UINT32_MAX - 4 * w);          /* cmp eax, imm32 */
-   fail[1] = jump_fwd(e, 0x87);                          /* ja: the low halves wrap */
-   byte(e, 0x8b), modrm(e, RCX, M(RDI, hi));             /* mov ecx, its high half */
-   byte(e, 0x48), byte(e, 0xc1), byte(e, 0xe1), byte(e, 32);   /* shl rcx, 32 */
-   byte(e, 0x48), byte(e, 0x09), byte(e, 0xc8);          /* or rax, rcx */
-   byte(e, 0x48), byte(e, 0x05), dword(e, in->imm);      /* add rax, sign-extended imm */
-   byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
-   fail[2] = jump_fwd(e, 0x85);                          /* jnz: misaligned */
-   emit_check(e, 4 * w, &fail[3]);
+}
+
+/* Chunk c's host address goes below the stack pointer: the red zone
+ * (System V AMD64 ABI, 3.2.2), free to a function that calls nothing. */
+static struct rm chunk_slot(uint32_t c) { return M(RSP, -8 - 8 * (int32_t)c); }
+
+/* Chunk c's host address into its slot: its lanes are consecutive (a span
+ * of 32 bytes) or, !consecutive, all one address (4 bytes, the slot's
+ * bit 0 set). The chunk's checks jump to *j. */
+static void chunk_address(struct emit *e, const struct isa_inst *in, int32_t lo, int32_t hi,
+                          bool consecutive, uint32_t c, struct jumps *j)
+{
+   bool shared = in->op == ISA_OP_LDS || in->op == ISA_OP_STS;
+   uint32_t size = consecutive ? 32 : 4;
+   size_t fail[6];
+   byte(e, 0x8b), modrm(e, RAX, M(RDI, lo));             /* mov eax, the first lane's */
+   if (shared) {
+      emit_shared_host(e, in, size, fail);
+      add_jumps(e, j, fail, 2);
+   } else {
+      emit_global_host(e, in, hi, size, fail);
+      add_jumps(e, j, fail, 6);
+   }
+   if (!consecutive)
+      byte(e, 0x0c), byte(e, 1);                         /* or al, 1 */
+   byte(e, 0x48), byte(e, 0x89), modrm(e, RAX, chunk_slot(c));   /* mov [slot], rax */
+}
+
+/*
+ * A full warp's access that is not consecutive as a whole but is in each
+ * chunk of 8 lanes: a tile's rows, or (loads only) one address per chunk,
+ * broadcast. Every chunk is checked (as the whole warp's access would be)
+ * before any is done, so a failing check, which jumps to *j, leaves no
+ * side effect. The high halves of a chunk's global addresses are equal.
+ * emit_access uses it for LDG, STG and STS (an LDS gathers instead).
+ */
+static void emit_chunked(struct emit *e, const struct isa_inst *in, uint32_t w, struct jumps *j)
+{
+   bool shared = in->op == ISA_OP_LDS || in->op == ISA_OP_STS;
+   bool load = in->op == ISA_OP_LDG || in->op == ISA_OP_LDS;
+   int32_t a = (int32_t)(isa_opnd_index(in->a) * w * 4);
+   for (uint32_t c = 0; c < w / 8; c++) {
+      int32_t lo = a + (int32_t)(32 * c), hi = lo + (int32_t)(w * 4);
+      if (!shared) {   /* ymm3 = the high halves equal to the first's */
+         v2(e, VPBROADCASTD, 3, M(RDI, hi));
+         v3(e, VPCMPEQD, 3, 3, M(RDI, hi));
+      }
+      size_t consecutive = NONE_FAIL, next = NONE_FAIL;
+      if (load) {
+         v2(e, VPBROADCASTD, 1, M(RDI, lo));
+         v3(e, VPCMPEQD, 2, 1, M(RDI, lo));
+         if (!shared)
+            v3(e, VPAND, 2, 2, R(3));
+         consecutive = unless_all(e, 0x85);
+         chunk_address(e, in, lo, hi, false, c, j);
+         next = jump_fwd(e, 0);
+         patch(e, consecutive);
+      }
+      v2(e, VPBROADCASTD, 1, M(RDI, lo));
+      v3(e, VPADDD, 1, 1, M(R8, K_IOTA4));
+      v3(e, VPCMPEQD, 2, 1, M(RDI, lo));
+      if (!shared)
+         v3(e, VPAND, 2, 2, R(3));
+      size_t scattered = unless_all(e, 0x85);
+      add_jumps(e, j, &scattered, 1);
+      chunk_address(e, in, lo, hi, true, c, j);
+      if (next != NONE_FAIL)
+         patch(e, next);
+   }
+   int32_t reg = (int32_t)(isa_opnd_index(load ? in->dst : in->b) * w * 4);
+   for (uint32_t c = 0; c < w / 8; c++) {
+      int32_t off = reg + (int32_t)(32 * c);
+      byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, chunk_slot(c));   /* mov rax, [slot] */
+      if (!load) {
+         v2(e, VMOVDQU_LOAD, 0, M(RDI, off));
+         v2(e, VMOVDQU_STORE, 0, M(RAX, 0));
+         continue;
+      }
+      byte(e, 0xa8), byte(e, 1);                         /* test al, 1 */
+      size_t one = jump_fwd(e, 0x85);                    /* jnz: one address */
+      v2(e, VMOVDQU_LOAD, 0, M(RAX, 0));
+      size_t loaded = jump_fwd(e, 0);
+      patch(e, one);
+      v2(e, VPBROADCASTD, 0, M(RAX, -1));
+      patch(e, loaded);
+      v2(e, VMOVDQU_STORE, 0, M(RDI, off));
+   }
 }
 
 /* vpgatherdd d, [rax + ymm idx * 1], mask (Intel SDM, VPGATHERDD: VSIB
@@ -1005,26 +1184,36 @@ static void emit_shared_gather(struct emit *e, const struct isa_inst *in, uint32
    patch(e, over);
 }
 
-/* A full warp's consecutive LDG, STG, LDS or STS, block instruction index
- * i (an LDS gathers otherwise); on any other access the block returns i
- * and the interpreter runs it. */
+/* A full warp's LDG, STG, LDS or STS, block instruction index i:
+ * consecutive (one check, one copy), consecutive or one address in each
+ * chunk (emit_chunked), or gathered (LDS); on any other access the block
+ * returns i and the interpreter runs it. */
 static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t i, uint32_t w)
 {
    size_t fail[NFAIL];
    emit_block_address(e, in, w, fail);
    bool load = in->op == ISA_OP_LDG || in->op == ISA_OP_LDS;
+   bool global = in->op == ISA_OP_LDG || in->op == ISA_OP_STG;
    int32_t reg = (int32_t)(isa_opnd_index(load ? in->dst : in->b) * w * 4);
    for (uint32_t c = 0; c < w / 8; c++) {
       int32_t off = (int32_t)(32 * c);
       v2(e, VMOVDQU_LOAD, 0, load ? M(RAX, off) : M(RDI, reg + off));
       v2(e, VMOVDQU_STORE, 0, load ? M(RDI, reg + off) : M(RAX, off));
    }
-   if (in->op == ISA_OP_LDG || in->op == ISA_OP_STG)
-      emit_count_bytes(e, 4 * w);
-   size_t over = jump_fwd(e, 0);
+   size_t done[2];
+   done[0] = jump_fwd(e, 0);
    for (int k = 0; k < NFAIL; k++) {
       if (fail[k] != NONE_FAIL)
          patch(e, fail[k]);
+   }
+   done[1] = NONE_FAIL;
+   if (in->op != ISA_OP_LDS) {   /* a gather is faster than chunks of shared memory */
+      static _Thread_local struct jumps chunk_fail;   /* 1 KiB: not on the stack */
+      chunk_fail.count = 0;
+      emit_chunked(e, in, w, &chunk_fail);
+      done[1] = jump_fwd(e, 0);
+      for (uint32_t k = 0; k < chunk_fail.count; k++)
+         patch(e, chunk_fail.at[k]);
    }
    if (in->op == ISA_OP_LDS) {
       size_t fail_gather;
@@ -1036,7 +1225,11 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t i, u
    } else {
       emit_exit(e, i);
    }
-   patch(e, over);
+   patch(e, done[0]);
+   if (done[1] != NONE_FAIL)
+      patch(e, done[1]);
+   if (global)
+      emit_count_bytes(e, 4 * w);
 }
 
 /* A scalar_load, block instruction index i: the address (root_va + imm
@@ -1078,6 +1271,83 @@ static void emit_scalar_load(struct emit *e, const struct isa_inst *in, uint32_t
    patch(e, over);
 }
 
+/* Jumps to ok[] where the innermost mask stack entry is a loop (or, with
+ * or_switch, a switch); falls through where it is not or the stack is
+ * empty. */
+static void emit_innermost(struct emit *e, bool or_switch, size_t ok[2])
+{
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RSP, 0));   /* mov rax, the warp */
+   byte(e, 0x8b), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, sp)));
+   byte(e, 0x85), byte(e, 0xc9);                         /* test ecx, ecx */
+   size_t empty = jump_fwd(e, 0x84);                     /* jz: no construct */
+   byte(e, 0x69), modrm(e, RCX, R(RCX)), dword(e, sizeof(struct hw_mask_entry));  /* imul */
+   byte(e, 0x48), byte(e, 0x03), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, stack)));
+   byte(e, 0x8b), modrm(e, RCX, M(RCX, (int32_t)(offsetof(struct hw_mask_entry, kind) -
+                                                 sizeof(struct hw_mask_entry))));
+   byte(e, 0x83), byte(e, 0xf9), byte(e, HW_MASK_LOOP);  /* cmp ecx, LOOP */
+   ok[0] = jump_fwd(e, 0x84);                            /* je */
+   ok[1] = NONE_FAIL;
+   if (or_switch) {
+      byte(e, 0x83), byte(e, 0xf9), byte(e, HW_MASK_SWITCH);
+      ok[1] = jump_fwd(e, 0x84);
+   }
+   patch(e, empty);
+}
+
+static void patch_ok(struct emit *e, const size_t ok[2])
+{
+   for (int k = 0; k < 2; k++) {
+      if (ok[k] != NONE_FAIL)
+         patch(e, ok[k]);
+   }
+}
+
+/* A leave_check instruction, block index i: on when no lane's condition
+ * is set and the innermost mask stack entry is a loop (or, for BRK, a
+ * switch); else the block returns i and the interpreter runs it. */
+static void emit_leave(struct emit *e, const struct isa_inst *in, uint32_t i, uint32_t w)
+{
+   int32_t a = (int32_t)(isa_opnd_index(in->a) * w * 4);
+   v2(e, VMOVDQU_LOAD, 0, M(RDI, a));
+   for (uint32_t c = 1; c < w / 8; c++)
+      v3(e, VPOR, 0, 0, M(RDI, a + (int32_t)(32 * c)));
+   v2(e, VPTEST, 0, R(0));
+   size_t leaves = jump_fwd(e, 0x85);                    /* jnz: a lane leaves */
+   size_t ok[2];
+   emit_innermost(e, in->op == ISA_OP_BRK, ok);
+   patch(e, leaves);
+   emit_exit(e, i);
+   patch_ok(e, ok);
+}
+
+/*
+ * The ENDLOOP ending a block that starts at its loop's head, block index
+ * i: with every lane still running, L_ENDLOOP jumps back (BACK_EDGE), so
+ * the block does, to `top` (its code after the entry), counting the
+ * iteration's instructions as the interpreter would (insts, and
+ * jit_insts). It returns i for the interpreter to run the ENDLOOP instead
+ * where that faults (no loop innermost) or spends the last of the budget
+ * (the warp yields there, for the watchdog).
+ */
+static void emit_back(struct emit *e, uint32_t i, size_t top)
+{
+   size_t ok[2];
+   emit_innermost(e, false, ok);
+   emit_exit(e, i);
+   patch_ok(e, ok);
+   const int32_t budget = (int32_t)offsetof(struct hw_cta, budget);
+   byte(e, 0x48), byte(e, 0x83), modrm(e, 7, M(RDX, budget)), byte(e, 1);   /* cmp qword, 1 */
+   size_t last = jump_fwd(e, 0x84);                      /* je: the interpreter yields */
+   byte(e, 0x48), byte(e, 0xff), modrm(e, 1, M(RDX, budget));               /* dec qword */
+   byte(e, 0x48), byte(e, 0x83), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, insts)));
+   byte(e, (uint8_t)(i + 1));                            /* add qword, i + 1 (< 128) */
+   byte(e, 0x48), byte(e, 0x83), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, jit_insts)));
+   byte(e, (uint8_t)(i + 1));
+   byte(e, 0xe9), dword(e, (uint32_t)((int64_t)top - (int64_t)(e->len + 4)));   /* jmp top */
+   patch(e, last);
+   emit_return(e, i);
+}
+
 /*
  * One block: fn(v = rdi, u = rsi, cta = rdx, warp = rcx) returns how many
  * of its instructions it ran (all, or up to an access it left to the
@@ -1089,11 +1359,14 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
 {
    byte(e, 0x51);                                        /* push rcx */
    mov_r8_consts(e);
+   size_t top = e->len;
    for (uint32_t k = 0; k < p->count; k++) {
       const struct seg *g = &p->seg[k];
       switch (g->kind) {
       case SEG_BLOCK: emit_access(e, &code[pc + g->first].in, g->first, w); break;
       case SEG_SCALAR: emit_scalar_load(e, &code[pc + g->first].in, g->first); break;
+      case SEG_LEAVE: emit_leave(e, &code[pc + g->first].in, g->first, w); break;
+      case SEG_BACK: emit_back(e, g->first, top); break;
       case SEG_ALU: emit_alu(e, code, pc, g, w); break;
       }
    }
@@ -1130,9 +1403,10 @@ static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, st
    /* A jump into a run would run its tail interpreted (a loop's body
     * every iteration): runs start at jump targets. Flow instructions are
     * never in a run, so the instruction after one starts a run anyway. */
-   uint64_t *starts = calloc(n / 64 + 1, sizeof(uint64_t));
+   uint64_t *starts = calloc(2 * (n / 64 + 1), sizeof(uint64_t));
    if (!starts)
       return false;
+   uint64_t *resume = starts + n / 64 + 1;   /* blocks to start at an access */
    for (uint32_t pc = 0; pc < n; pc++) {
       if (isa_op_info[code[pc].in.op].cls == ISA_CLASS_FLOW && code[pc].in.imm < n)
          hw_bit_set(starts, code[pc].in.imm);
@@ -1174,7 +1448,14 @@ static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, st
             break;
          }
       }
-      pc += next;
+      /* A block that ends at an access (it had no segment left for it)
+       * is followed by one starting there, or every pass would interpret
+       * that access. */
+      if (pc + len < n && own_seg(&code[pc + len].in))
+         hw_bit_set(resume, pc + len);
+      uint32_t to = pc + next;
+      while (++pc < to && !hw_bit_test(resume, pc))
+         ;
    }
    free(starts);
    return ok && !e->oom;

@@ -19,7 +19,10 @@
  *   is the interpreter's, bit for bit (floats: any NaN for a NaN), at every
  *   warp width, in CTAs of 100 invocations (a partial last warp);
  * - shared loads and stores inside the runs: consecutive ones (copied by
- *   the block) and loads of a neighbour's word (gathered by the block);
+ *   the block), loads of a neighbour's word (gathered by the block) and of
+ *   one word per chunk of 8 lanes (broadcast);
+ * - global loads of rows of 8 words 16 words apart and of one word per
+ *   chunk (done by the block chunk by chunk);
  * - global loads and stores inside the runs: consecutive ones (done by
  *   the block) and one with lanes 8 bytes apart (left to the
  *   interpreter, the block returning early), with the same global-byte
@@ -27,6 +30,11 @@
  * - special registers (lane and local index, every uniform one) and loads
  *   into uniform registers (root table words, words of the input through
  *   a uniform address, counted) in the runs;
+ * - BRK and CONT that no lane takes go on inside the blocks, and a block
+ *   from a loop's head to its ENDLOOP loops itself (one exit per warp and
+ *   loop of 16 trips, instruction counts as interpreted; a loop that never
+ *   ends still meets the watchdog); BRK outside any loop faults as
+ *   interpreted;
  * - faults at accesses the blocks do themselves (not live, misaligned,
  *   past the VA space, wrapping, a warp running off its allocation) are
  *   reported as the interpreter reports them;
@@ -195,7 +203,10 @@ static void special_op(struct eut_text *t, uint64_t *rng)
       "warp_id", "warp_count", "warp_width", "group_id_x", "group_id_y", "group_id_z",
       "num_groups_x", "num_groups_y", "num_groups_z", "group_size_x", "group_size_y",
       "group_size_z", "root_lo", "root_hi"};
-   switch (pick(rng, 8)) {
+   switch (pick(rng, 11)) {
+   case 8: eut_text_add(t, "lds.b32 v%u, v44\n", IREG + pick(rng, ICOUNT)); break;
+   case 9: eut_text_add(t, "ldg.b32 v%u, v46\n", IREG + pick(rng, ICOUNT)); break;
+   case 10: eut_text_add(t, "ldg.b32 v%u, v48\n", IREG + pick(rng, ICOUNT)); break;
    case 5: eut_text_add(t, "sts.b32 _, v42, v%u +%u\n", IREG + pick(rng, ICOUNT),
                         4 * CTA * pick(rng, 2)); break;
    case 6: eut_text_add(t, "lds.b32 v%u, v42 +%u\n", FREG + pick(rng, FCOUNT),
@@ -257,7 +268,12 @@ static char *random_program(uint32_t w, uint64_t *rng)
                     "imad v1, u8, u9, v0\nshl v2, v1, #2\nzext64 v4, v2\n"
                     "iadd64 v6, v4, u0\niadd64 v8, v4, u2\nand v3, v0, #1\n"
                     "shl v40, v1, #3\nzext64 v38, v40\niadd64 v38, v38, u0\n"
-                    "shl v42, v0, #2\nxor v43, v0, #1\nshl v43, v43, #2\n",
+                    "shl v42, v0, #2\nxor v43, v0, #1\nshl v43, v43, #2\n"
+                    "shr_u v44, v0, #3\nshl v44, v44, #5\n"
+                    "shr_u v45, v1, #3\nshl v46, v45, #4\nand v47, v1, #7\n"
+                    "iadd v46, v46, v47\nshl v46, v46, #2\nzext64 v46, v46\n"
+                    "iadd64 v46, v46, u0\nshl v48, v45, #2\nzext64 v48, v48\n"
+                    "iadd64 v48, v48, u0\n",
                 w);
    /* Register r of every invocation is one array: consecutive accesses, the
     * ones a block does itself. */
@@ -384,9 +400,10 @@ static void test_random_programs(void)
 
 /*
  * Full warps whose accesses are all consecutive (global and shared, loads
- * and stores), a shared load of the neighbour's word (gathered) and
- * uniform loads: the blocks do every one of them (no jit_exits), and the
- * result is right.
+ * and stores), consecutive only in each chunk of 8 lanes (rows of a tile),
+ * one address per chunk (loads, broadcast), a shared load of the
+ * neighbour's word (gathered) and uniform loads: the blocks do every one
+ * of them (no jit_exits), and the result is right.
  */
 static void test_accesses_in_blocks(void)
 {
@@ -396,10 +413,13 @@ static void test_accesses_in_blocks(void)
       struct eut t;
       eut_init(&t, NULL);
       uint64_t in = eut_alloc(&t, 4 * COUNT, 64), out = eut_alloc(&t, 4 * COUNT, 64);
-      uint32_t *x = eut_ptr(&t, in);
+      uint64_t in2 = eut_alloc(&t, 8 * COUNT, 64), out2 = eut_alloc(&t, 8 * COUNT, 64);
+      uint32_t *x = eut_ptr(&t, in), *x2 = eut_ptr(&t, in2);
       for (uint32_t i = 0; i < COUNT; i++)
          x[i] = i * 7 + 3;
-      uint64_t root[2] = {in, out};
+      for (uint32_t i = 0; i < 2 * COUNT; i++)
+         x2[i] = i * 5 + 1;
+      uint64_t root[4] = {in, out, in2, out2};
       uint64_t prog = eut_programf(&t, ".warp %u\n"
                                        "ldr.b64 u0 +0\nldr.b64 u2 +8\n"
                                        "s2r.local_index v0\ns2r.group_id_x u8\n"
@@ -410,14 +430,32 @@ static void test_accesses_in_blocks(void)
                                        "lds.b32 v11, v3\nxor v12, v0, #1\n"
                                        "shl v12, v12, #2\nlds.b32 v13, v12\n"
                                        "iadd v11, v11, v13\niadd v11, v11, u4\n"
-                                       "iadd64 v8, v4, u2\nstg.b32 _, v8, v11\nexit\n", w);
+                                       "iadd64 v8, v4, u2\nstg.b32 _, v8, v11\n"
+                                       /* Rows of 8 words, 16 apart (r = the
+                                        * row's word), and a word per row. */
+                                       "ldr.b64 u10 +16\nldr.b64 u12 +24\n"
+                                       "shr_u v14, v1, #3\nshl v15, v14, #4\n"
+                                       "and v16, v1, #7\niadd v15, v15, v16\n"
+                                       "shl v15, v15, #2\nzext64 v16, v15\n"
+                                       "iadd64 v18, v16, u10\nldg.b32 v20, v18\n"
+                                       "shl v14, v14, #2\nzext64 v22, v14\n"
+                                       "iadd64 v22, v22, u10\nldg.b32 v21, v22\n"
+                                       /* The shared word of the chunk's first lane. */
+                                       "shr_u v24, v0, #3\nshl v24, v24, #5\n"
+                                       "lds.b32 v25, v24\niadd v20, v20, v21\n"
+                                       "iadd v20, v20, v25\niadd64 v18, v16, u12\n"
+                                       "stg.b32 _, v18, v20\nexit\n", w);
       eut_run(&t, &(struct eut_launch){.program = prog, .grid = {CTAS}, .size = {SIZE},
-                                       .shared_bytes = 4 * SIZE, .root = eut_root(&t, root, 2)},
+                                       .shared_bytes = 4 * SIZE, .root = eut_root(&t, root, 4)},
               "consecutive accesses");
-      const uint32_t *y = eut_ptr(&t, out);
+      const uint32_t *y = eut_ptr(&t, out), *y2 = eut_ptr(&t, out2);
       uint32_t bad = 0;
-      for (uint32_t i = 0; i < COUNT; i++)
+      for (uint32_t i = 0; i < COUNT; i++) {
+         uint32_t r = (i >> 3) * 16 + (i & 7);
          bad += y[i] != x[i] + x[i ^ 1] + x[1];
+         bad += y2[r] != x2[r] + x2[i >> 3] + x[i & ~7u];
+         bad += y2[r + 8] != 0;   /* between the rows: not written */
+      }
       HWT_CHECK(!bad, "W=%u: %u results wrong", w, bad);
       struct hw_gpu_stats st = stats_of(&t);
       HWT_CHECK(st.jit_exits == 0, "W=%u: compiled runs left %llu accesses to the interpreter",
@@ -433,6 +471,115 @@ static void test_accesses_in_blocks(void)
       HWT_CHECK(!jit_expected() || st.jit_blocks > 0, "W=%u: nothing compiled", w);
       eut_fini(&t);
    }
+}
+
+/*
+ * Loops inside the blocks: BRK and CONT on conditions no lane meets go on
+ * compiled, and a block from a loop's head through its ENDLOOP jumps back
+ * itself. Two loops of 16 trips (one with a CONT, whose CONTJOIN ends the
+ * block; one the block runs whole) leave their blocks once per warp each,
+ * at the BRK every lane takes; the results, and the count of instructions
+ * run, are the interpreter's.
+ */
+static void test_loops_in_blocks(void)
+{
+   enum { SIZE = 128, CTAS = 2, COUNT = SIZE * CTAS, TRIPS = 16 };
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      struct eut gpus[2];
+      init_pair(&gpus[0], &gpus[1]);
+      struct hw_gpu_stats st[2];
+      for (int g = 0; g < 2; g++) {
+         struct eut *t = &gpus[g];
+         uint64_t out = eut_alloc(t, 8 * COUNT, 64);
+         uint64_t root[2] = {out, TRIPS};
+         uint64_t prog = eut_programf(t, ".warp %u\n"
+                                         "ldr.b64 u0 +0\nldr.b32 u2 +8\n"
+                                         "s2r.local_index v0\ns2r.group_id_x u8\n"
+                                         "s2r.group_size_x u9\nimad v1, u8, u9, v0\n"
+                                         "mov v2, #0\nmov v3, #0\n"
+                                         "loop\n"
+                                         "head: icmp.ge_u v4, v2, u2\n"
+                                         "   brk _, v4 @cj\n"
+                                         "   iadd v3, v3, v1\n"
+                                         "   icmp.gt_u v5, v2, #1000\n"
+                                         "   cont _, v5 @cj\n"
+                                         "   iadd v2, v2, #1\n"
+                                         "cj: contjoin @end\n"
+                                         "end: endloop @head\n"
+                                         "mov v2, #0\nmov v7, #1\n"
+                                         "loop\n"
+                                         "head2: icmp.ge_u v4, v2, u2\n"
+                                         "   brk _, v4 @end2\n"
+                                         "   imul v7, v7, #3\n"
+                                         "   iadd v2, v2, #1\n"
+                                         "end2: endloop @head2\n"
+                                         "shl v6, v1, #2\nzext64 v8, v6\niadd64 v8, v8, u0\n"
+                                         "stg.b32 _, v8, v3\nstg.b32 _, v8, v7 +%u\nexit\n",
+                                         w, 4 * COUNT);
+         eut_run(t, &(struct eut_launch){.program = prog, .grid = {CTAS}, .size = {SIZE},
+                                         .root = eut_root(t, root, 2)},
+                 "loops");
+         const uint32_t *y = eut_ptr(t, out);
+         uint32_t bad = 0, pow = 1;
+         for (uint32_t k = 0; k < TRIPS; k++)
+            pow *= 3;
+         for (uint32_t i = 0; i < COUNT; i++)
+            bad += y[i] != TRIPS * i || y[COUNT + i] != pow;
+         HWT_CHECK(!bad, "W=%u%s: %u results wrong", w, g ? " (interpreted)" : "", bad);
+         st[g] = stats_of(t);
+      }
+      uint64_t warps = (uint64_t)CTAS * (SIZE / w);
+      if (jit_expected())
+         HWT_CHECK(st[0].jit_exits == 2 * warps, "W=%u: compiled runs left %llu BRK/CONT to the "
+                   "interpreter, expected one per loop and warp (%llu)", w,
+                   (unsigned long long)st[0].jit_exits, (unsigned long long)(2 * warps));
+      /* Interpreted per warp: the two LOOPs; CONTJOIN and ENDLOOP of the
+       * first loop's 16 trips; on its 17th, BRK, CONTJOIN and ENDLOOP;
+       * on the second loop's 17th, BRK and ENDLOOP; EXIT. Everything else
+       * ran compiled, the second loop's ENDLOOP included. */
+      uint64_t interpreted = 2 + 2 * TRIPS + 3 + 2 + 1;
+      if (jit_expected())
+         HWT_CHECK(st[0].warp_instructions - st[0].jit_instructions == interpreted * warps,
+                   "W=%u: %llu of %llu instructions interpreted, expected %llu", w,
+                   (unsigned long long)(st[0].warp_instructions - st[0].jit_instructions),
+                   (unsigned long long)st[0].warp_instructions,
+                   (unsigned long long)(interpreted * warps));
+      HWT_CHECK(st[0].warp_instructions == st[1].warp_instructions,
+                "W=%u: %llu instructions counted, the interpreter counts %llu", w,
+                (unsigned long long)st[0].warp_instructions,
+                (unsigned long long)st[1].warp_instructions);
+      eut_fini(&gpus[0]);
+      eut_fini(&gpus[1]);
+   }
+}
+
+/* A loop that never ends, run by its block: the block hands the last of
+ * the back-edge budget to the interpreter, so the watchdog still fires. */
+static void test_compiled_loop_watchdog(void)
+{
+   struct hw_gpu_config cfg;
+   eut_config(&cfg);
+   cfg.watchdog_ms = 200;
+   struct eut t;
+   eut_init(&t, &cfg);
+   uint64_t prog = eut_program(&t, ".warp 32\nmov v2, #0\nloop\n"
+                                   "h: mov v1, #0\n   brk _, v1 @e\n   iadd v2, v2, #1\n"
+                                   "e: endloop @h\nexit\n");
+   struct eut_launch l = {.program = prog, .grid = {2}, .size = {64}};
+   uint64_t desc = eut_desc(&t, &l);
+   struct hwt_pb pb;
+   eut_begin(&t, &pb);
+   pb.p = hw_emit_launch(pb.p, desc);
+   enum hw_wait_result r = eut_submit(&t, &pb);
+   HWT_CHECK(r == HW_WAIT_LOST, "wait returned %d, expected the device lost", (int)r);
+   const char *report = hw_gpu_fault_report(t.gpu);
+   HWT_CHECK(report && strstr(report, "watchdog"), "no watchdog report: %s",
+             report ? report : "(none)");
+   HWT_CHECK(!jit_expected() || stats_of(&t).jit_instructions > 1000000,
+             "the loop did not run compiled (%llu instructions)",
+             (unsigned long long)stats_of(&t).jit_instructions);
+   eut_fini(&t);
 }
 
 /* The line of a fault report naming the warp, lane, pc and instruction. */
@@ -481,9 +628,25 @@ static void test_faults_as_interpreted(void)
       {"warp shared store past shared memory", "sts.b32 _, v2, v0 +64"},
       {"misaligned warp shared load", "lds.b32 v8, v2 +2"},
       {"warp shared load wrapping", "lds.b32 v8, v2 +0xffffffc0"},
+      /* Lanes consecutive only in each chunk of 8, chunks 1 KiB apart:
+       * warp 0's last chunk is past the allocation. */
+      {"chunked warp load running off its allocation",
+       "shr_u v10, v0, #3\nshl v10, v10, #10\nand v11, v0, #7\nshl v11, v11, #2\n"
+       "iadd v10, v10, v11\nzext64 v12, v10\niadd64 v12, v12, u0\nldg.b32 v8, v12 +1024"},
+      {"chunk-broadcast warp load past its allocation",
+       "shr_u v10, v0, #3\nshl v10, v10, #10\nzext64 v12, v10\niadd64 v12, v12, u0\n"
+       "ldg.b32 v8, v12 +1024"},
+      /* Chunks 64 bytes apart: warp 1's second chunk is past shared memory. */
+      {"chunked warp shared store past shared memory",
+       "shr_u v10, v0, #3\nshl v10, v10, #6\nand v11, v0, #7\nshl v11, v11, #2\n"
+       "iadd v10, v10, v11\nsts.b32 _, v10, v0"},
+      {"chunk-broadcast warp shared load past shared memory",
+       "shr_u v10, v0, #3\nshl v10, v10, #6\nlds.b32 v8, v10"},
+      /* No lane breaks, but there is no loop to leave. */
+      {"BRK outside a loop", "mov v10, #0\nbrk _, v10 @0"},
    };
    for (uint32_t c = 0; c < EDGES(cases); c++) {
-      char text[512];
+      char text[1024];
       snprintf(text, sizeof(text), ".warp 32\n"
                                    "ldr.b64 u0 +0\nldr.b64 u2 +8\n"
                                    "s2r.local_index v0\nshl v2, v0, #2\nzext64 v4, v2\n"
@@ -513,5 +676,7 @@ int main(void)
    HWT_RUN(test_random_programs);
    HWT_RUN(test_faults_as_interpreted);
    HWT_RUN(test_accesses_in_blocks);
+   HWT_RUN(test_loops_in_blocks);
+   HWT_RUN(test_compiled_loop_watchdog);
    return hwt_finish();
 }
