@@ -366,13 +366,12 @@ static void counter_add(_Atomic uint64_t *c, uint64_t n)
 }
 
 /* A CTA ended: its counts go to the worker's counters, once per CTA. */
-static void count_cta(struct hw_eu_context *c, const struct hw_cta *cta, uint64_t barrier_waits,
-                      bool completed)
+static void count_cta(struct hw_eu_context *c, const struct hw_cta *cta, bool completed)
 {
    counter_add(&c->counters.ctas, completed);
    counter_add(&c->counters.warp_instructions, cta->insts);
    counter_add(&c->counters.global_bytes, cta->global_bytes);
-   counter_add(&c->counters.barrier_waits, barrier_waits);
+   counter_add(&c->counters.barrier_waits, cta->barrier_waits);
    counter_add(&c->counters.jit_exits, cta->jit_exits);
    counter_add(&c->counters.jit_insts, cta->jit_insts);
 }
@@ -491,7 +490,8 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
    cta->warp_count = warps;
    cta->warps = c->warps;
    cta->budget = HW_WARP_BUDGET;
-   cta->insts = cta->global_bytes = cta->jit_exits = cta->jit_insts = 0;
+   cta->insts = cta->global_bytes = cta->jit_exits = cta->jit_insts = cta->barrier_waits = 0;
+   cta->current = 0;
    cta->fault.set = false;
    /* What the interpreter changes, whichever way the last CTA ended (exit,
     * barrier, fault); the lane mask only where exec changed. */
@@ -594,31 +594,29 @@ static void mark_started(struct hw_launch *l)
 }
 
 /* Runs one CTA's warps, barrier to barrier, until all exit. False if it
- * faulted (the GPU is then lost). */
-static bool run_warps(struct hw_launch *l, struct hw_cta *cta, uint64_t *barrier_waits)
+ * faulted (the GPU is then lost). The interpreter goes on from a warp at a
+ * barrier or exited to the next running one itself (cta->current), so a
+ * sweep is usually one call. */
+static bool run_warps(struct hw_launch *l, struct hw_cta *cta)
 {
    struct hw_gpu *gpu = l->ch->gpu;
    /* Widths 8, 16, 32, 64 (the program was validated): interp[0..3]. */
    hw_interp_fn run = gpu->eu.interp[__builtin_ctz(l->prog->header.warp_width) - 3];
-   uint32_t exited = 0;
-   while (exited < cta->warp_count) {
-      uint32_t running = 0;
+   for (;;) {
       for (uint32_t i = 0; i < cta->warp_count; i++) {
          struct hw_warp *wp = &cta->warps[i];
          while (wp->state == HW_WARP_RUNNING) {
+            cta->current = i;
             enum hw_run_status s = run(cta, wp, NULL);
             cta->insts++;   /* the instruction each call starts with */
-            if (s == HW_RUN_EXIT) {
-               wp->state = HW_WARP_EXITED;
-               exited++;
-            } else if (s == HW_RUN_BARRIER) {
-               wp->state = HW_WARP_AT_BARRIER;
-               (*barrier_waits)++;
-            } else if (s == HW_RUN_FAULT) {
+            i = cta->current;
+            wp = &cta->warps[i];
+            if (s == HW_RUN_FAULT) {
                report_fault(l, cta, cta->fault.what, cta->fault.warp, cta->fault.lane,
                             cta->fault.pc);
                return false;
-            } else {
+            }
+            if (s == HW_RUN_YIELD) {
                cta->budget = HW_WARP_BUDGET;
                if (hw_gpu_is_lost(gpu))
                   return false;
@@ -631,12 +629,15 @@ static bool run_warps(struct hw_launch *l, struct hw_cta *cta, uint64_t *barrier
                }
             }
          }
-         running += wp->state == HW_WARP_AT_BARRIER;
       }
-      if (exited < cta->warp_count && running && !release_barrier(l, cta))
+      uint32_t waiting = 0;
+      for (uint32_t i = 0; i < cta->warp_count; i++)
+         waiting += cta->warps[i].state == HW_WARP_AT_BARRIER;
+      if (!waiting)
+         return true;   /* every warp exited */
+      if (!release_barrier(l, cta))
          return false;
    }
-   return true;
 }
 
 /* Runs one CTA to completion. False if it faulted (the GPU is then lost). */
@@ -666,9 +667,8 @@ static bool run_cta(struct hw_eu_context *c, struct hw_launch *l, uint64_t index
    cta.group[0] = l->params.base[0] + (uint32_t)x;
    cta.group[1] = l->params.base[1] + (uint32_t)y;
    cta.group[2] = l->params.base[2] + (uint32_t)z;
-   uint64_t barrier_waits = 0;
-   bool ok = run_warps(l, &cta, &barrier_waits);
-   count_cta(c, &cta, barrier_waits, ok);
+   bool ok = run_warps(l, &cta);
+   count_cta(c, &cta, ok);
    return ok;
 }
 

@@ -93,6 +93,11 @@ struct hw_cta {
    uint64_t insts, global_bytes;
    uint64_t jit_exits;              /* accesses compiled runs left to the interpreter */
    uint64_t jit_insts;              /* instructions compiled runs ran (in insts too) */
+   uint64_t barrier_waits;          /* warps that stopped at a barrier */
+   /* The warp the interpreter ran last: at a barrier or an exit it goes on
+    * with the next running warp (in index order, as run_warps would)
+    * rather than return, and returns for the warp this names. */
+   uint32_t current;
    struct hw_fault_info fault;
 };
 
@@ -103,7 +108,10 @@ enum hw_run_status {
    HW_RUN_YIELD,     /* the budget ran out: check the watchdog, then resume */
 };
 
-/* Runs a warp until it reaches a barrier, exits, faults or yields. With
+/* Runs a warp until it reaches a barrier, exits, faults or yields, going
+ * on with the CTA's next running warps after a barrier or an exit (the
+ * status is then cta->current's: a warp at a barrier or exited is marked
+ * so, and its barrier wait counted, by the interpreter). With
  * cta == NULL, returns nothing and fills labels[] with its handler
  * addresses instead, for decoding. */
 typedef enum hw_run_status (*hw_interp_fn)(struct hw_cta *cta, struct hw_warp *warp,

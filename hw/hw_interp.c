@@ -836,6 +836,16 @@ static inline uint32_t atomic_op32(uint32_t op, atomic_u32 *p, uint32_t v)
 /* ---- mask stack ----------------------------------------------------------------- */
 
 /* The construct a BRK (levels further out) or a CONT leaves, or NULL. */
+/* The CTA's first running warp after wp, or NULL. */
+static inline struct hw_warp *next_running(const struct hw_cta *cta, const struct hw_warp *wp)
+{
+   for (uint32_t i = wp->index + 1; i < cta->warp_count; i++) {
+      if (cta->warps[i].state == HW_WARP_RUNNING)
+         return &cta->warps[i];
+   }
+   return NULL;
+}
+
 static inline struct hw_mask_entry *target_construct(struct hw_warp *wp, bool cont, uint32_t levels)
 {
    for (uint32_t i = wp->sp; i-- > 0;) {
@@ -967,6 +977,21 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
       return __VA_ARGS__;                                                       \
    } while (0)
 #define FAULT(...) RETURN(fault(__VA_ARGS__))
+/* A warp stopped at a barrier or exited: the CTA's next running warp, if
+ * any, continues in this call (its first instruction counted here, as
+ * run_warps counts each call's), which saves a return and a call per warp
+ * and barrier. */
+#define SWITCH_OR_RETURN(status)                                                \
+   do {                                                                         \
+      struct hw_warp *next_ = next_running(cta, wp);                            \
+      if (!next_)                                                               \
+         RETURN(status);                                                        \
+      cta->insts += (uint64_t)(ip - seg) + 1;                                   \
+      wp = next_;                                                               \
+      cta->current = wp->index;                                                 \
+      ip = seg = code + wp->pc;                                                 \
+      goto *ip->handler;                                                        \
+   } while (0)
 #define PC ((uint32_t)(ip - code))
 /* A backward jump spends budget: when it runs out the warp yields, so the
  * scheduler can check the watchdog and a lost device. */
@@ -1722,7 +1747,9 @@ L_BAR:
                    (unsigned long long)wp->exec, (unsigned long long)wp->alive);
    wp->barrier_pc = PC;
    wp->pc = PC + 1;
-   RETURN(HW_RUN_BARRIER);
+   wp->state = HW_WARP_AT_BARRIER;
+   cta->barrier_waits++;
+   SWITCH_OR_RETURN(HW_RUN_BARRIER);
 
    /* ---- structured control flow ---- */
 L_IF: {
@@ -1817,7 +1844,7 @@ L_RET: {
       set_exec(wp, wp->exec & ~m);
       if (!wp->alive) {
          wp->state = HW_WARP_EXITED;
-         RETURN(HW_RUN_EXIT);
+         SWITCH_OR_RETURN(HW_RUN_EXIT);
       }
       if (!wp->exec)
          GOTO(IN->imm);
@@ -1841,7 +1868,7 @@ L_BRA_U:
 L_EXIT:
    wp->state = HW_WARP_EXITED;
    wp->pc = PC;
-   RETURN(HW_RUN_EXIT);
+   SWITCH_OR_RETURN(HW_RUN_EXIT);
 
    /* ---- subgroup operations over the active lanes ---- */
 L_VOTE: {

@@ -526,7 +526,7 @@ enum seg_kind {
    SEG_BLOCK,    /* LDG, STG, LDS or STS of a full warp (block_access) */
    SEG_SCALAR,   /* LDR or a uniform LDG (scalar_load) */
    SEG_LEAVE,    /* BRK or CONT that no lane takes (leave_check) */
-   SEG_BACK,     /* the ENDLOOP back to the block's start (back_edge) */
+   SEG_BACK,     /* ENDLOOP or BRA_U back to the block's start (back_edge) */
 };
 
 struct seg {
@@ -578,13 +578,16 @@ static bool leave_check(const struct isa_inst *in)
 }
 
 /* The ENDLOOP of a loop whose head is the block's first instruction, at
- * pc: the block's last instruction, which jumps back to its start. Its
- * own pc may be a jump target (BRK's, for lanes leaving): such a jump runs
- * the interpreter's ENDLOOP, as it would without the block. At most 127
- * instructions before it (one byte in emit_back). */
+ * pc, or a BRA_U on a uniform register back to it: the block's last
+ * instruction, which jumps back to its start. Its own pc may be a jump
+ * target (BRK's, for lanes leaving): such a jump runs the interpreter's
+ * ENDLOOP, as it would without the block. At most 127 instructions before
+ * it (one byte in emit_back). */
 static bool back_edge(const struct isa_inst *in, uint32_t pc, uint32_t len)
 {
-   return in->op == ISA_OP_ENDLOOP && in->imm == pc && len > 0 && len < 127;
+   bool loop = in->op == ISA_OP_ENDLOOP ||
+               (in->op == ISA_OP_BRA_U && isa_opnd_kind(in->a) == ISA_OPND_UREG);
+   return loop && in->imm == pc && len > 0 && len < 127;
 }
 
 static enum seg_kind single_seg(const struct isa_inst *in)
@@ -1321,20 +1324,29 @@ static void emit_leave(struct emit *e, const struct isa_inst *in, uint32_t i, ui
 }
 
 /*
- * The ENDLOOP ending a block that starts at its loop's head, block index
- * i: with every lane still running, L_ENDLOOP jumps back (BACK_EDGE), so
- * the block does, to `top` (its code after the entry), counting the
- * iteration's instructions as the interpreter would (insts, and
- * jit_insts). It returns i for the interpreter to run the ENDLOOP instead
- * where that faults (no loop innermost) or spends the last of the budget
- * (the warp yields there, for the watchdog).
+ * The back_edge ending a block that starts at its loop's head, block index
+ * i. With every lane still running, L_ENDLOOP jumps back (BACK_EDGE), and
+ * so does L_BRA_U where its register is not zero; the block does, to `top`
+ * (its code after the entry), counting the iteration's instructions as
+ * the interpreter would (insts, and jit_insts). It returns i for the
+ * interpreter to run the instruction instead where that faults (ENDLOOP
+ * with no loop innermost) or spends the last of the budget (the warp
+ * yields there, for the watchdog). A BRA_U not taken falls through to the
+ * block's end.
  */
-static void emit_back(struct emit *e, uint32_t i, size_t top)
+static void emit_back(struct emit *e, const struct isa_inst *in, uint32_t i, size_t top)
 {
-   size_t ok[2];
-   emit_innermost(e, false, ok);
-   emit_exit(e, i);
-   patch_ok(e, ok);
+   size_t not_taken = NONE_FAIL;
+   if (in->op == ISA_OP_ENDLOOP) {
+      size_t ok[2];
+      emit_innermost(e, false, ok);
+      emit_exit(e, i);
+      patch_ok(e, ok);
+   } else {
+      byte(e, 0x8b), modrm(e, RAX, M(RSI, (int32_t)(4 * isa_opnd_index(in->a))));
+      byte(e, 0x85), byte(e, 0xc0);                      /* test eax, eax */
+      not_taken = jump_fwd(e, 0x84);                     /* jz */
+   }
    const int32_t budget = (int32_t)offsetof(struct hw_cta, budget);
    byte(e, 0x48), byte(e, 0x83), modrm(e, 7, M(RDX, budget)), byte(e, 1);   /* cmp qword, 1 */
    size_t last = jump_fwd(e, 0x84);                      /* je: the interpreter yields */
@@ -1346,6 +1358,8 @@ static void emit_back(struct emit *e, uint32_t i, size_t top)
    byte(e, 0xe9), dword(e, (uint32_t)((int64_t)top - (int64_t)(e->len + 4)));   /* jmp top */
    patch(e, last);
    emit_return(e, i);
+   if (not_taken != NONE_FAIL)
+      patch(e, not_taken);
 }
 
 /*
@@ -1366,7 +1380,7 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
       case SEG_BLOCK: emit_access(e, &code[pc + g->first].in, g->first, w); break;
       case SEG_SCALAR: emit_scalar_load(e, &code[pc + g->first].in, g->first); break;
       case SEG_LEAVE: emit_leave(e, &code[pc + g->first].in, g->first, w); break;
-      case SEG_BACK: emit_back(e, g->first, top); break;
+      case SEG_BACK: emit_back(e, &code[pc + g->first].in, g->first, top); break;
       case SEG_ALU: emit_alu(e, code, pc, g, w); break;
       }
    }
