@@ -835,7 +835,6 @@ static inline uint32_t atomic_op32(uint32_t op, atomic_u32 *p, uint32_t v)
 
 /* ---- mask stack ----------------------------------------------------------------- */
 
-/* The construct a BRK (levels further out) or a CONT leaves, or NULL. */
 /* The CTA's first running warp after wp, or NULL. */
 static inline struct hw_warp *next_running(const struct hw_cta *cta, const struct hw_warp *wp)
 {
@@ -846,6 +845,7 @@ static inline struct hw_warp *next_running(const struct hw_cta *cta, const struc
    return NULL;
 }
 
+/* The construct a BRK (levels further out) or a CONT leaves, or NULL. */
 static inline struct hw_mask_entry *target_construct(struct hw_warp *wp, bool cont, uint32_t levels)
 {
    for (uint32_t i = wp->sp; i-- > 0;) {
