@@ -1065,16 +1065,16 @@ static void chunk_address(struct emit *e, const struct isa_inst *in, int32_t lo,
 
 /*
  * A full warp's access that is not consecutive as a whole but is in each
- * chunk of 8 lanes: a tile's rows, or (loads only) one address per chunk,
+ * chunk of 8 lanes: a tile's rows, or (LDG) one address per chunk,
  * broadcast. Every chunk is checked (as the whole warp's access would be)
  * before any is done, so a failing check, which jumps to *j, leaves no
  * side effect. The high halves of a chunk's global addresses are equal.
- * emit_access uses it for LDG, STG and STS (an LDS gathers instead).
+ * For LDG, STG and STS (an LDS gathers instead).
  */
 static void emit_chunked(struct emit *e, const struct isa_inst *in, uint32_t w, struct jumps *j)
 {
-   bool shared = in->op == ISA_OP_LDS || in->op == ISA_OP_STS;
-   bool load = in->op == ISA_OP_LDG || in->op == ISA_OP_LDS;
+   bool shared = in->op == ISA_OP_STS;
+   bool load = in->op == ISA_OP_LDG;
    int32_t a = (int32_t)(isa_opnd_index(in->a) * w * 4);
    for (uint32_t c = 0; c < w / 8; c++) {
       int32_t lo = a + (int32_t)(32 * c), hi = lo + (int32_t)(w * 4);
@@ -1086,8 +1086,7 @@ static void emit_chunked(struct emit *e, const struct isa_inst *in, uint32_t w, 
       if (load) {
          v2(e, VPBROADCASTD, 1, M(RDI, lo));
          v3(e, VPCMPEQD, 2, 1, M(RDI, lo));
-         if (!shared)
-            v3(e, VPAND, 2, 2, R(3));
+         v3(e, VPAND, 2, 2, R(3));
          consecutive = unless_all(e, 0x85);
          chunk_address(e, in, lo, hi, false, c, j);
          next = jump_fwd(e, 0);
@@ -1209,28 +1208,24 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t i, u
       if (fail[k] != NONE_FAIL)
          patch(e, fail[k]);
    }
-   done[1] = NONE_FAIL;
-   if (in->op != ISA_OP_LDS) {   /* a gather is faster than chunks of shared memory */
-      static _Thread_local struct jumps chunk_fail;   /* 1 KiB: not on the stack */
-      chunk_fail.count = 0;
-      emit_chunked(e, in, w, &chunk_fail);
-      done[1] = jump_fwd(e, 0);
-      for (uint32_t k = 0; k < chunk_fail.count; k++)
-         patch(e, chunk_fail.at[k]);
-   }
+   /* Not consecutive: an LDS gathers (faster than chunks of shared
+    * memory), anything else goes chunk by chunk; failing that, the block
+    * returns i. */
+   static _Thread_local struct jumps other;   /* 1 KiB: not on the stack */
+   other.count = 0;
    if (in->op == ISA_OP_LDS) {
       size_t fail_gather;
       emit_shared_gather(e, in, w, &fail_gather);
-      size_t gathered = jump_fwd(e, 0);
-      patch(e, fail_gather);
-      emit_exit(e, i);
-      patch(e, gathered);
+      add_jumps(e, &other, &fail_gather, 1);
    } else {
-      emit_exit(e, i);
+      emit_chunked(e, in, w, &other);
    }
+   done[1] = jump_fwd(e, 0);
+   for (uint32_t k = 0; k < other.count; k++)
+      patch(e, other.at[k]);
+   emit_exit(e, i);
    patch(e, done[0]);
-   if (done[1] != NONE_FAIL)
-      patch(e, done[1]);
+   patch(e, done[1]);
    if (global)
       emit_count_bytes(e, 4 * w);
 }
