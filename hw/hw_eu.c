@@ -79,6 +79,7 @@ static void select_interpreters(struct hw_eu *eu, const struct hw_gpu_config *cf
    }
    /* The portable interpreter is the reference: nothing compiled with it. */
    eu->jit = !cfg->interpret_only && strcmp(eu->variant, "generic") != 0 && hw_jit_supported();
+   eu->jit_perf_map = cfg->jit_perf_map;
 }
 
 /* ---- programs ------------------------------------------------------------- */
@@ -236,7 +237,7 @@ static struct hw_program *decode(struct hw_gpu *gpu, uint64_t va, uint64_t id, c
    if (gpu->eu.jit) {
       uint32_t blocks;
       p->jit = hw_jit_compile(p->code, h->inst_count, h->warp_width, labels[HW_LABEL_JIT],
-                              &blocks);
+                              gpu->eu.jit_perf_map, id, &blocks);
       atomic_fetch_add_explicit(&gpu->eu.jit_blocks, blocks, memory_order_relaxed);
    }
    if (h->line_count)
@@ -595,8 +596,10 @@ static void mark_started(struct hw_launch *l)
 
 /* Runs one CTA's warps, barrier to barrier, until all exit. False if it
  * faulted (the GPU is then lost). The interpreter goes on from a warp at a
- * barrier or exited to the next running one itself (cta->current), so a
- * sweep is usually one call. */
+ * barrier or exited to the next running one itself (cta->current), and
+ * releases a barrier every warp waits at, so a CTA is usually one call;
+ * the sweep here releases the rest (some invocations exited) or reports
+ * two different barriers. */
 static bool run_warps(struct hw_launch *l, struct hw_cta *cta)
 {
    struct hw_gpu *gpu = l->ch->gpu;

@@ -114,6 +114,7 @@ void hw_gpu_config_from_env(struct hw_gpu_config *cfg)
    cfg->eu_threads = env_u32("SOFTGPU_THREADS", caps.host_cores);
    cfg->slow_us = env_u32("SOFTGPU_SLOW_US", HW_DEFAULT_SLOW_US);
    cfg->interpret_only = env_u32("SOFTGPU_JIT", 1) == 0;
+   cfg->jit_perf_map = env_u32("SOFTGPU_PERF_MAP", 0) != 0;
 }
 
 /* ---- creation -------------------------------------------------------------- */

@@ -200,6 +200,7 @@ struct hw_eu {
    hw_interp_fn interp[4];       /* by warp width: 8, 16, 32, 64 */
    const char *variant;          /* "avx512", "avx2" or "generic" */
    bool jit;                     /* ALU runs compiled (hw_jit.h) */
+   bool jit_perf_map;            /* ... and named for perf (SOFTGPU_PERF_MAP) */
    _Atomic uint64_t jit_blocks;  /* ... how many, over every decoded program */
    struct hw_eu_context cp_ctx;  /* for launches the command processor runs itself */
    struct hw_program *cp_program;  /* the command processor's last program, with a

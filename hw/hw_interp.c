@@ -845,6 +845,23 @@ static inline struct hw_warp *next_running(const struct hw_cta *cta, const struc
    return NULL;
 }
 
+/* The last running warp of the CTA reached the barrier at pc. When every
+ * warp waits there (none exited, none at another barrier), the barrier is
+ * released here and the CTA's first warp goes on, as run_warps would do
+ * after its sweep; NULL otherwise, for run_warps to report the fault or
+ * warn about the exited invocations. */
+static inline struct hw_warp *release_here(struct hw_cta *cta, uint32_t pc)
+{
+   for (uint32_t i = 0; i < cta->warp_count; i++) {
+      const struct hw_warp *w = &cta->warps[i];
+      if (w->state != HW_WARP_AT_BARRIER || w->barrier_pc != pc)
+         return NULL;
+   }
+   for (uint32_t i = 0; i < cta->warp_count; i++)
+      cta->warps[i].state = HW_WARP_RUNNING;
+   return &cta->warps[0];
+}
+
 /* The construct a BRK (levels further out) or a CONT leaves, or NULL. */
 static inline struct hw_mask_entry *target_construct(struct hw_warp *wp, bool cont, uint32_t levels)
 {
@@ -981,16 +998,20 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
  * any, continues in this call (its first instruction counted here, as
  * run_warps counts each call's), which saves a return and a call per warp
  * and barrier. */
+#define SWITCH_TO(next)                                                         \
+   do {                                                                         \
+      cta->insts += (uint64_t)(ip - seg) + 1;                                   \
+      wp = (next);                                                              \
+      cta->current = wp->index;                                                 \
+      ip = seg = code + wp->pc;                                                 \
+      goto *ip->handler;                                                        \
+   } while (0)
 #define SWITCH_OR_RETURN(status)                                                \
    do {                                                                         \
       struct hw_warp *next_ = next_running(cta, wp);                            \
       if (!next_)                                                               \
          RETURN(status);                                                        \
-      cta->insts += (uint64_t)(ip - seg) + 1;                                   \
-      wp = next_;                                                               \
-      cta->current = wp->index;                                                 \
-      ip = seg = code + wp->pc;                                                 \
-      goto *ip->handler;                                                        \
+      SWITCH_TO(next_);                                                         \
    } while (0)
 #define PC ((uint32_t)(ip - code))
 /* A backward jump spends budget: when it runs out the warp yields, so the
@@ -1749,7 +1770,14 @@ L_BAR:
    wp->pc = PC + 1;
    wp->state = HW_WARP_AT_BARRIER;
    cta->barrier_waits++;
-   SWITCH_OR_RETURN(HW_RUN_BARRIER);
+   {
+      struct hw_warp *next_ = next_running(cta, wp);
+      if (!next_)
+         next_ = release_here(cta, PC);
+      if (!next_)
+         RETURN(HW_RUN_BARRIER);
+      SWITCH_TO(next_);
+   }
 
    /* ---- structured control flow ---- */
 L_IF: {

@@ -6,8 +6,11 @@
  */
 #include "hw_jit.h"
 
+#include <inttypes.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -525,7 +528,8 @@ enum seg_kind {
    SEG_ALU,
    SEG_BLOCK,    /* LDG, STG, LDS or STS of a full warp (block_access) */
    SEG_SCALAR,   /* LDR or a uniform LDG (scalar_load) */
-   SEG_LEAVE,    /* BRK or CONT that no lane takes (leave_check) */
+   SEG_LEAVE,    /* BRK or CONT that no lane takes (leave_check), BRA_U not taken
+                    (uniform_branch) */
    SEG_BACK,     /* ENDLOOP or BRA_U back to the block's start (back_edge) */
 };
 
@@ -577,6 +581,16 @@ static bool leave_check(const struct isa_inst *in)
           isa_opnd_kind(in->a) == ISA_OPND_VREG;
 }
 
+/* A BRA_U on a uniform register that is not the block's back_edge: where
+ * the register is zero, L_BRA_U falls through (NEXT) and so does the
+ * block; it returns there otherwise, for the interpreter to jump (a loop's
+ * uniform exit test, as bench_compute's barrier loop's, then costs no
+ * return). */
+static bool uniform_branch(const struct isa_inst *in)
+{
+   return in->op == ISA_OP_BRA_U && isa_opnd_kind(in->a) == ISA_OPND_UREG;
+}
+
 /* The ENDLOOP of a loop whose head is the block's first instruction, at
  * pc, or a BRA_U on a uniform register back to it: the block's last
  * instruction, which jumps back to its start. Its own pc may be a jump
@@ -598,7 +612,7 @@ static enum seg_kind single_seg(const struct isa_inst *in)
 /* An instruction that is a segment of its own. */
 static bool own_seg(const struct isa_inst *in)
 {
-   return block_access(in) || scalar_load(in) || leave_check(in);
+   return block_access(in) || scalar_load(in) || leave_check(in) || uniform_branch(in);
 }
 
 static struct seg *open_seg(struct plan *p, enum seg_kind kind)
@@ -1302,9 +1316,18 @@ static void patch_ok(struct emit *e, const size_t ok[2])
 
 /* A leave_check instruction, block index i: on when no lane's condition
  * is set and the innermost mask stack entry is a loop (or, for BRK, a
- * switch); else the block returns i and the interpreter runs it. */
+ * switch); else the block returns i and the interpreter runs it. A
+ * uniform_branch: on when its register is zero. */
 static void emit_leave(struct emit *e, const struct isa_inst *in, uint32_t i, uint32_t w)
 {
+   if (uniform_branch(in)) {
+      byte(e, 0x8b), modrm(e, RAX, M(RSI, (int32_t)(4 * isa_opnd_index(in->a))));
+      byte(e, 0x85), byte(e, 0xc0);                      /* test eax, eax */
+      size_t falls = jump_fwd(e, 0x84);                  /* jz: not taken */
+      emit_exit(e, i);
+      patch(e, falls);
+      return;
+   }
    int32_t a = (int32_t)(isa_opnd_index(in->a) * w * 4);
    v2(e, VMOVDQU_LOAD, 0, M(RDI, a));
    for (uint32_t c = 1; c < w / 8; c++)
@@ -1410,8 +1433,9 @@ static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, st
                          struct hw_jit_block **b, struct pending **at, uint32_t *count)
 {
    /* A jump into a run would run its tail interpreted (a loop's body
-    * every iteration): runs start at jump targets. Flow instructions are
-    * never in a run, so the instruction after one starts a run anyway. */
+    * every iteration): runs start at jump targets. Flow instructions end
+    * runs (but for the leave checks and back edges in plan()), so the
+    * instruction after one starts a run anyway. */
    uint64_t *starts = calloc(2 * (n / 64 + 1), sizeof(uint64_t));
    if (!starts)
       return false;
@@ -1470,8 +1494,39 @@ static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, st
    return ok && !e->oom;
 }
 
+/* Appends the blocks' names to /tmp/perf-<pid>.map (perf's own format,
+ * tools/perf/Documentation/jit-interface.txt: "START SIZE symbolname" in
+ * hex), one line per block; a block ends where the next one starts. The
+ * process's first write truncates the file: one left by an earlier
+ * process with the same pid would name wrong code. The lock keeps two
+ * programs' lines whole. */
+static void write_perf_map(const struct hw_jit *j, const struct pending *at, uint32_t count,
+                           size_t len, uint32_t w, uint64_t id)
+{
+   static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+   static pid_t written_by;   /* a fork starts its own file */
+   char path[64];
+   snprintf(path, sizeof(path), "/tmp/perf-%ld.map", (long)getpid());
+   pthread_mutex_lock(&lock);
+   FILE *f = fopen(path, written_by == getpid() ? "a" : "w");
+   if (f)
+      written_by = getpid();
+   if (f) {
+      for (uint32_t i = 0; i < count; i++) {
+         size_t end = i + 1 < count ? at[i + 1].offset : len;
+         fprintf(f, "%" PRIxPTR " %zx softgpu_p%" PRIu64 "_w%u_pc%u\n",
+                 (uintptr_t)j->mem + at[i].offset, end - at[i].offset, id, w, at[i].pc);
+      }
+      fclose(f);
+   }
+   pthread_mutex_unlock(&lock);
+   if (!f)
+      SG_LOG(SG_LOG_WARN, SG_AREA_EU, "SOFTGPU_PERF_MAP: cannot append to %s", path);
+}
+
 struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
-                              const void *jit_label, uint32_t *blocks)
+                              const void *jit_label, bool perf_map, uint64_t id,
+                              uint32_t *blocks)
 {
    *blocks = 0;
    struct emit e = {0};
@@ -1501,6 +1556,9 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
          code[at[i].pc].jit = &b[i];
       }
       *blocks = count;
+      if (perf_map)
+         write_perf_map(j, at, count, e.len, w, id);
+      { char pth[64]; snprintf(pth, 64, "/tmp/jit-%lu.bin", (unsigned long)id); FILE *f = fopen(pth, "wb"); fwrite(j->mem, 1, e.len, f); fclose(f); }
    } else {
       free(b);
    }
@@ -1514,9 +1572,10 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
 bool hw_jit_supported(void) { return false; }
 
 struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
-                              const void *jit_label, uint32_t *blocks)
+                              const void *jit_label, bool perf_map, uint64_t id,
+                              uint32_t *blocks)
 {
-   (void)code, (void)n, (void)w, (void)jit_label;
+   (void)code, (void)n, (void)w, (void)jit_label, (void)perf_map, (void)id;
    *blocks = 0;
    return NULL;
 }

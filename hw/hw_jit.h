@@ -59,10 +59,13 @@ bool hw_jit_supported(void);
  * jit_label and its block in .jit. Returns the program's compiled code, to
  * free with hw_jit_free, or NULL when nothing was compiled (no such run,
  * or no executable memory: then the program is interpreted, as before).
- * *blocks receives the number of blocks.
+ * *blocks receives the number of blocks. With perf_map, each block is
+ * named in /tmp/perf-<pid>.map, the file perf reads to name code it has
+ * no symbols for, as softgpu_p<id>_w<w>_pc<pc> (id: the program's).
  */
 struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
-                              const void *jit_label, uint32_t *blocks);
+                              const void *jit_label, bool perf_map, uint64_t id,
+                              uint32_t *blocks);
 void hw_jit_free(struct hw_jit *j);
 
 #endif

@@ -30,11 +30,13 @@
  * - special registers (lane and local index, every uniform one) and loads
  *   into uniform registers (root table words, words of the input through
  *   a uniform address, counted) in the runs;
- * - BRK and CONT that no lane takes go on inside the blocks, and a block
- *   from a loop's head to its ENDLOOP loops itself (one exit per warp and
- *   loop of 16 trips, instruction counts as interpreted; a loop that never
- *   ends still meets the watchdog); BRK outside any loop faults as
- *   interpreted;
+ * - BRK and CONT that no lane takes and BRA_U not taken go on inside the
+ *   blocks, and a block from a loop's head to its ENDLOOP loops itself (one
+ *   exit per warp and loop of 16 trips, instruction counts as interpreted;
+ *   a loop that never ends still meets the watchdog); BRK outside any loop
+ *   faults as interpreted;
+ * - SOFTGPU_PERF_MAP's lines name every block of a program, in pc order,
+ *   end to end;
  * - faults at accesses the blocks do themselves (not live, misaligned,
  *   past the VA space, wrapping, a warp running off its allocation) are
  *   reported as the interpreter reports them;
@@ -42,6 +44,7 @@
  *   infinities, NaN, INT_MIN, INT_MAX, shift counts past 31, all ones.
  */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "eut.h"
 
@@ -492,7 +495,7 @@ static void test_loops_in_blocks(void)
       struct hw_gpu_stats st[2];
       for (int g = 0; g < 2; g++) {
          struct eut *t = &gpus[g];
-         uint64_t out = eut_alloc(t, 12 * COUNT, 64);
+         uint64_t out = eut_alloc(t, 16 * COUNT, 64);
          uint64_t root[2] = {out, TRIPS};
          uint64_t prog = eut_programf(t, ".warp %u\n"
                                          "ldr.b64 u0 +0\nldr.b32 u2 +8\n"
@@ -520,10 +523,18 @@ static void test_loops_in_blocks(void)
                                          "   iadd u3, u3, #1\n"
                                          "   icmp.lt_u u4, u3, u2\n"
                                          "   bra_u _, u4 @head3\n"
-                                         "shl v6, v1, #2\nzext64 v8, v6\niadd64 v8, v8, u0\n"
+                                         "mov u3, #0\nmov v11, #0\n"
+                                         "head4: icmp.ge_u u4, u3, u2\n"
+                                         "   bra_u _, u4 @done4\n"
+                                         "   iadd v11, v11, #5\n"
+                                         "   iadd u3, u3, #1\n"
+                                         "   jmp @head4\n"
+                                         "done4: shl v6, v1, #2\nzext64 v8, v6\n"
+                                         "iadd64 v8, v8, u0\n"
                                          "stg.b32 _, v8, v3\nstg.b32 _, v8, v7 +%u\n"
-                                         "stg.b32 _, v8, v10 +%u\nexit\n",
-                                         w, 4 * COUNT, 8 * COUNT);
+                                         "stg.b32 _, v8, v10 +%u\nstg.b32 _, v8, v11 +%u\n"
+                                         "exit\n",
+                                         w, 4 * COUNT, 8 * COUNT, 12 * COUNT);
          eut_run(t, &(struct eut_launch){.program = prog, .grid = {CTAS}, .size = {SIZE},
                                          .root = eut_root(t, root, 2)},
                  "loops");
@@ -532,21 +543,24 @@ static void test_loops_in_blocks(void)
          for (uint32_t k = 0; k < TRIPS; k++)
             pow *= 3;
          for (uint32_t i = 0; i < COUNT; i++)
-            bad += y[i] != TRIPS * i || y[COUNT + i] != pow || y[2 * COUNT + i] != 2 * TRIPS;
+            bad += y[i] != TRIPS * i || y[COUNT + i] != pow || y[2 * COUNT + i] != 2 * TRIPS ||
+                   y[3 * COUNT + i] != 5 * TRIPS;
          HWT_CHECK(!bad, "W=%u%s: %u results wrong", w, g ? " (interpreted)" : "", bad);
          st[g] = stats_of(t);
       }
       uint64_t warps = (uint64_t)CTAS * (SIZE / w);
       if (jit_expected())
-         HWT_CHECK(st[0].jit_exits == 2 * warps, "W=%u: compiled runs left %llu BRK/CONT to the "
-                   "interpreter, expected one per loop and warp (%llu)", w,
-                   (unsigned long long)st[0].jit_exits, (unsigned long long)(2 * warps));
+         HWT_CHECK(st[0].jit_exits == 3 * warps, "W=%u: compiled runs left %llu BRK, CONT or "
+                   "BRA_U to the interpreter, expected one per loop and warp but the third's "
+                   "(%llu)", w, (unsigned long long)st[0].jit_exits,
+                   (unsigned long long)(3 * warps));
       /* Interpreted per warp: the two LOOPs; CONTJOIN and ENDLOOP of the
        * first loop's 16 trips; on its 17th, BRK, CONTJOIN and ENDLOOP;
-       * on the second loop's 17th, BRK and ENDLOOP; EXIT. Everything else
-       * ran compiled, the second loop's ENDLOOP and the third's BRA_U
-       * included. */
-      uint64_t interpreted = 2 + 2 * TRIPS + 3 + 2 + 1;
+       * on the second loop's 17th, BRK and ENDLOOP; the fourth loop's JMP
+       * of every trip, and its BRA_U taken on the 17th; EXIT. Everything
+       * else ran compiled: the second loop's ENDLOOP, the third's BRA_U
+       * and the fourth's BRA_U not taken included. */
+      uint64_t interpreted = 2 + 2 * TRIPS + 3 + 2 + TRIPS + 1 + 1;
       if (jit_expected())
          HWT_CHECK(st[0].warp_instructions - st[0].jit_instructions == interpreted * warps,
                    "W=%u: %llu of %llu instructions interpreted, expected %llu", w,
@@ -595,6 +609,52 @@ static void test_compiled_loop_watchdog(void)
       HWT_CHECK(!jit_expected() || stats_of(&t).jit_blocks > 0, "loop %d: nothing compiled", k);
       eut_fini(&t);
    }
+}
+
+/* With jit_perf_map, /tmp/perf-<pid>.map gets one line per compiled block
+ * of the program ("START SIZE softgpu_p<id>_w<w>_pc<pc>", perf's format):
+ * as many as jit_blocks counts, in pc order, each block starting where the
+ * one before ends. */
+static void test_perf_map(void)
+{
+   if (!jit_expected())
+      return;
+   struct hw_gpu_config cfg;
+   eut_config(&cfg);
+   cfg.jit_perf_map = true;
+   struct eut t;
+   eut_init(&t, &cfg);
+   uint64_t prog = eut_program(&t, ".warp 16\n"
+                                   "s2r.local_index v0\nmov v1, #0\nmov u0, #4\n"
+                                   "h: iadd v1, v1, v0\n   iadd u0, u0, #-1\n   bra_u _, u0 @h\n"
+                                   "fmul v2, v1, v1\nmembar\nfadd v3, v2, v1\nexit\n");
+   eut_run(&t, &(struct eut_launch){.program = prog, .grid = {1}, .size = {32}}, "perf map");
+   uint64_t blocks = stats_of(&t).jit_blocks;
+   char path[64], name[64];
+   snprintf(path, sizeof(path), "/tmp/perf-%ld.map", (long)getpid());
+   FILE *f = fopen(path, "r");
+   HWT_CHECK(f, "no %s", path);
+   uint64_t lines = 0, end = 0;
+   long last_pc = -1;
+   unsigned long long start, size;
+   char want[64];
+   int wn = snprintf(want, sizeof(want), "softgpu_p%llu_w16_pc", (unsigned long long)prog);
+   while (f && fscanf(f, "%llx %llx %63s", &start, &size, name) == 3) {
+      if (strncmp(name, want, (size_t)wn) != 0)
+         continue;
+      long pc = strtol(name + wn, NULL, 10);
+      HWT_CHECK(size > 0 && pc > last_pc && (!lines || start == end),
+                "line %llu: %llx %llx %s after pc %ld ending at %llx", (unsigned long long)lines,
+                start, size, name, last_pc, (unsigned long long)end);
+      last_pc = pc;
+      end = start + size;
+      lines++;
+   }
+   if (f)
+      fclose(f);
+   HWT_CHECK(blocks > 1 && lines == blocks, "%llu lines name the program's blocks, %llu compiled",
+             (unsigned long long)lines, (unsigned long long)blocks);
+   eut_fini(&t);
 }
 
 /* The line of a fault report naming the warp, lane, pc and instruction. */
@@ -693,5 +753,6 @@ int main(void)
    HWT_RUN(test_accesses_in_blocks);
    HWT_RUN(test_loops_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
+   HWT_RUN(test_perf_map);
    return hwt_finish();
 }
