@@ -1509,9 +1509,8 @@ static void write_perf_map(const struct hw_jit *j, const struct pending *at, uin
    snprintf(path, sizeof(path), "/tmp/perf-%ld.map", (long)getpid());
    pthread_mutex_lock(&lock);
    FILE *f = fopen(path, written_by == getpid() ? "a" : "w");
-   if (f)
-      written_by = getpid();
    if (f) {
+      written_by = getpid();
       for (uint32_t i = 0; i < count; i++) {
          size_t end = i + 1 < count ? at[i + 1].offset : len;
          fprintf(f, "%" PRIxPTR " %zx softgpu_p%" PRIu64 "_w%u_pc%u\n",
@@ -1558,7 +1557,6 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
       *blocks = count;
       if (perf_map)
          write_perf_map(j, at, count, e.len, w, id);
-      { char pth[64]; snprintf(pth, 64, "/tmp/jit-%lu.bin", (unsigned long)id); FILE *f = fopen(pth, "wb"); fwrite(j->mem, 1, e.len, f); fclose(f); }
    } else {
       free(b);
    }
