@@ -23,6 +23,7 @@
 struct hw_jit {
    void *mem;                    /* executable pages */
    size_t size;
+   uint8_t *gathers;             /* the blocks' LDS hints, written by their code */
    struct hw_jit_block *blocks;
    uint32_t count;
 };
@@ -32,6 +33,7 @@ void hw_jit_free(struct hw_jit *j)
    if (!j)
       return;
    munmap(j->mem, j->size);
+   free(j->gathers);
    free(j->blocks);
    free(j);
 }
@@ -50,6 +52,8 @@ struct emit {
    uint8_t *b;
    size_t len, cap;
    bool oom;
+   uint8_t *gathers;   /* per LDS and warp: seen not consecutive (see gather_hint) */
+   const uint32_t *lds_site;   /* per pc: the LDS's number, its row of gathers */
 };
 
 static void put(struct emit *e, const void *p, size_t n)
@@ -1200,12 +1204,42 @@ static void emit_shared_gather(struct emit *e, const struct isa_inst *in, uint32
    patch(e, over);
 }
 
+/* Rows of gathers: one byte per warp of a CTA (at most 128: 1024
+ * invocations, W=8); a larger warp index shares a byte, costing a check. */
+#define GATHER_WARPS 128u
+
+/* r9 + rax = this warp's byte of the hints of the LDS at pc: set when the
+ * warp's access there was not consecutive. Per warp, because a warp's
+ * place in the CTA decides its pattern (the last warp of a ring of
+ * neighbours wraps, the others do not); the other CTAs' same warps share
+ * it. Only block code reads and writes these bytes: any warp's store of 1
+ * is as good as another's, and a stale 0 costs one check. */
+static void gather_hint(struct emit *e, uint32_t pc)
+{
+   uint64_t row = (uint64_t)(uintptr_t)(e->gathers + (size_t)e->lds_site[pc] * GATHER_WARPS);
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RSP, 0));   /* mov rax, the warp */
+   byte(e, 0x8b), modrm(e, RAX, M(RAX, (int32_t)offsetof(struct hw_warp, index)));
+   byte(e, 0x83), byte(e, 0xe0), byte(e, GATHER_WARPS - 1);  /* and eax, 127 */
+   byte(e, 0x49), byte(e, 0xb9), put(e, &row, 8);           /* mov r9, imm64 */
+}
+
 /* A full warp's LDG, STG, LDS or STS, block instruction index i:
  * consecutive (one check, one copy), consecutive or one address in each
  * chunk (emit_chunked), or gathered (LDS); on any other access the block
  * returns i and the interpreter runs it. */
-static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t i, uint32_t w)
+static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, uint32_t i,
+                        uint32_t w)
 {
+   /* An LDS whose warp was once not consecutive there (a tile's
+    * column, a neighbour's word across the warp's end: the same every
+    * time after) gathers straight away; its failing check cost about as
+    * much as the gather (sgemm). */
+   size_t hinted = NONE_FAIL;
+   if (in->op == ISA_OP_LDS) {
+      gather_hint(e, pc);
+      put(e, (const uint8_t[]){0x41, 0x80, 0x3c, 0x01, 0}, 5);   /* cmp byte [r9 + rax], 0 */
+      hinted = jump_fwd(e, 0x85);                        /* jne: gather */
+   }
    size_t fail[NFAIL];
    emit_block_address(e, in, w, fail);
    bool load = in->op == ISA_OP_LDG || in->op == ISA_OP_LDS;
@@ -1218,6 +1252,13 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t i, u
    }
    size_t done[2];
    done[0] = jump_fwd(e, 0);
+   if (in->op == ISA_OP_LDS) {   /* not consecutive: remembered */
+      patch(e, fail[0]);
+      fail[0] = NONE_FAIL;
+      gather_hint(e, pc);
+      put(e, (const uint8_t[]){0x41, 0xc6, 0x04, 0x01, 1}, 5);   /* mov byte [r9 + rax], 1 */
+      patch(e, hinted);
+   }
    for (int k = 0; k < NFAIL; k++) {
       if (fail[k] != NONE_FAIL)
          patch(e, fail[k]);
@@ -1395,7 +1436,7 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    for (uint32_t k = 0; k < p->count; k++) {
       const struct seg *g = &p->seg[k];
       switch (g->kind) {
-      case SEG_BLOCK: emit_access(e, &code[pc + g->first].in, g->first, w); break;
+      case SEG_BLOCK: emit_access(e, &code[pc + g->first].in, pc + g->first, g->first, w); break;
       case SEG_SCALAR: emit_scalar_load(e, &code[pc + g->first].in, g->first); break;
       case SEG_LEAVE: emit_leave(e, &code[pc + g->first].in, g->first, w); break;
       case SEG_BACK: emit_back(e, &code[pc + g->first].in, g->first, top); break;
@@ -1528,7 +1569,17 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
                               uint32_t *blocks)
 {
    *blocks = 0;
-   struct emit e = {0};
+   uint32_t *lds_site = calloc(n + 1, sizeof(uint32_t)), sites = 0;
+   for (uint32_t pc = 0; lds_site && pc < n; pc++) {
+      if (code[pc].in.op == ISA_OP_LDS)
+         lds_site[pc] = sites++;
+   }
+   struct emit e = {.gathers = calloc((size_t)sites * GATHER_WARPS + 1, 1), .lds_site = lds_site};
+   if (!lds_site || !e.gathers) {
+      free(lds_site);
+      free(e.gathers);
+      return NULL;
+   }
    struct hw_jit_block *b = NULL;
    struct pending *at = NULL;
    uint32_t count = 0;
@@ -1548,6 +1599,8 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
    if (j) {
       j->blocks = b;
       j->count = count;
+      j->gathers = e.gathers;
+      e.gathers = NULL;
       for (uint32_t i = 0; i < count; i++) {
          void *entry = (uint8_t *)j->mem + at[i].offset;
          memcpy(&b[i].fn, &entry, sizeof(entry));   /* POSIX: code addresses are data pointers */
@@ -1562,6 +1615,8 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
    }
    free(at);
    free(e.b);
+   free(e.gathers);
+   free(lds_site);
    return j;
 }
 

@@ -14,10 +14,15 @@
  * runs too. A run may also take global and shared loads and stores of
  * one dword per lane, and loads into uniform registers (LDR, and LDG from
  * a uniform address): the block does a full warp's access to consecutive
- * live addresses (or shared offsets), or a uniform load from live memory,
- * itself (as the interpreter does, counted the same) and returns at any
- * other, which the interpreter then runs from that instruction on, faults
- * included.
+ * live addresses (or shared offsets), chunk by chunk when only its chunks
+ * of 8 lanes are consecutive (or, LDG, one address each), by a gather for
+ * other shared loads (a warp that gathered at an LDS once gathers there
+ * straight away), or a uniform load from live memory, itself (as the
+ * interpreter does, counted the same) and returns at any other, which the
+ * interpreter then runs from that instruction on, faults included. BRK
+ * and CONT that no lane takes and BRA_U not taken go on inside a block;
+ * a block from a loop's head to its back edge loops itself.
+ * With SOFTGPU_PERF_MAP, blocks are named for perf (hw_jit_compile).
  *
  * A block works lane-chunk by lane-chunk: eight lanes at a time it loads
  * the registers the run reads before writing into AVX registers, computes
