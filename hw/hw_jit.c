@@ -1355,6 +1355,15 @@ static void patch_ok(struct emit *e, const size_t ok[2])
    }
 }
 
+/* A jump, to patch, taken where a BRA_U's uniform register is zero (the
+ * branch not taken). */
+static size_t unless_taken(struct emit *e, const struct isa_inst *in)
+{
+   byte(e, 0x8b), modrm(e, RAX, M(RSI, (int32_t)(4 * isa_opnd_index(in->a))));
+   byte(e, 0x85), byte(e, 0xc0);                         /* test eax, eax */
+   return jump_fwd(e, 0x84);                             /* jz */
+}
+
 /* A leave_check instruction, block index i: on when no lane's condition
  * is set and the innermost mask stack entry is a loop (or, for BRK, a
  * switch); else the block returns i and the interpreter runs it. A
@@ -1362,9 +1371,7 @@ static void patch_ok(struct emit *e, const size_t ok[2])
 static void emit_leave(struct emit *e, const struct isa_inst *in, uint32_t i, uint32_t w)
 {
    if (uniform_branch(in)) {
-      byte(e, 0x8b), modrm(e, RAX, M(RSI, (int32_t)(4 * isa_opnd_index(in->a))));
-      byte(e, 0x85), byte(e, 0xc0);                      /* test eax, eax */
-      size_t falls = jump_fwd(e, 0x84);                  /* jz: not taken */
+      size_t falls = unless_taken(e, in);
       emit_exit(e, i);
       patch(e, falls);
       return;
@@ -1402,9 +1409,7 @@ static void emit_back(struct emit *e, const struct isa_inst *in, uint32_t i, siz
       emit_exit(e, i);
       patch_ok(e, ok);
    } else {
-      byte(e, 0x8b), modrm(e, RAX, M(RSI, (int32_t)(4 * isa_opnd_index(in->a))));
-      byte(e, 0x85), byte(e, 0xc0);                      /* test eax, eax */
-      not_taken = jump_fwd(e, 0x84);                     /* jz */
+      not_taken = unless_taken(e, in);
    }
    const int32_t budget = (int32_t)offsetof(struct hw_cta, budget);
    byte(e, 0x48), byte(e, 0x83), modrm(e, 7, M(RDX, budget)), byte(e, 1);   /* cmp qword, 1 */
