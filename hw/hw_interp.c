@@ -1274,11 +1274,20 @@ L_NOP:
    /* A compiled run (hw_jit.h): every lane computed and written, so only
     * for a full warp; a partial one interprets the run from its first
     * instruction's own handler. The block may stop early, at an access it
-    * leaves to the interpreter; at its first, the handler runs it. */
+    * leaves to the interpreter; at its first, the handler runs it. A block
+    * ending at a BAR may have gone on with other warps (cta->current's
+    * entered it at the same pc, so the count still says where it is), or
+    * counted what it ran and stored where to go on (HW_JIT_RESUME). */
 L_JIT: {
       if (wp->exec != FULL)
          goto *ip->jit->handler;
       uint32_t done = ip->jit->fn(wp->v, wp->u, cta, wp);
+      wp = &cta->warps[cta->current];
+      if (done == HW_JIT_RESUME) {
+         cta->insts += (uint64_t)(ip - seg);
+         ip = seg = code + wp->pc;
+         goto *ip->handler;
+      }
       if (!done)
          goto *ip->jit->handler;
       cta->jit_insts += done;   /* counter: once per block, not per instruction */

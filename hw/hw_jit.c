@@ -52,6 +52,10 @@ struct emit {
    uint8_t *b;
    size_t len, cap;
    bool oom;
+   /* The block being emitted: its first pc, its code after the entry (a
+    * warp switch goes on there), its followed JMP's index and target. */
+   uint32_t start, jmp, target;
+   size_t top;
    uint8_t *gathers;   /* per LDS and warp: seen not consecutive (see gather_hint) */
    const uint32_t *lds_site;   /* per pc: the LDS's number, its row of gathers */
 };
@@ -75,7 +79,7 @@ static void put(struct emit *e, const void *p, size_t n)
 static void byte(struct emit *e, uint8_t x) { put(e, &x, 1); }
 static void dword(struct emit *e, uint32_t x) { put(e, &x, 4); }   /* x86 is little endian */
 
-enum { RAX = 0, RCX = 1, RDX = 2, RSP = 4, RSI = 6, RDI = 7, R8 = 8 };
+enum { RAX = 0, RCX = 1, RDX = 2, RSP = 4, RSI = 6, RDI = 7, R8 = 8, R10 = 10, R11 = 11 };
 
 /* An r/m operand: a register (ymm or general), or memory at [base + disp]. */
 struct rm {
@@ -534,17 +538,22 @@ enum seg_kind {
    SEG_SCALAR,   /* LDR or a uniform LDG (scalar_load) */
    SEG_LEAVE,    /* BRK or CONT that no lane takes (leave_check), BRA_U not taken
                     (uniform_branch) */
-   SEG_BACK,     /* ENDLOOP or BRA_U back to the block's start (back_edge) */
+   SEG_BACK,     /* ENDLOOP, BRA_U or JMP back to the block's start (back_edge) */
+   SEG_JMP,      /* a JMP the block follows (follows) */
+   SEG_BAR,      /* a BAR ending the block (emit_bar) */
 };
 
 struct seg {
-   uint32_t first, len;   /* instructions, from the block's first */
+   uint32_t first, len;   /* instructions, counted as run from the block's first */
+   uint32_t pc;           /* its first instruction's */
    enum seg_kind kind;
    struct alloc a;
 };
 
 struct plan {
    uint32_t len, count;
+   uint32_t jmp;          /* the followed JMP's index (UINT32_MAX: none) */
+   uint32_t end;          /* the pc after the block's last instruction */
    bool worth;            /* a vector instruction or an access: the call pays */
    struct seg seg[MAX_SEGS];
 };
@@ -596,16 +605,26 @@ static bool uniform_branch(const struct isa_inst *in)
 }
 
 /* The ENDLOOP of a loop whose head is the block's first instruction, at
- * pc, or a BRA_U on a uniform register back to it: the block's last
- * instruction, which jumps back to its start. Its own pc may be a jump
- * target (BRK's, for lanes leaving): such a jump runs the interpreter's
- * ENDLOOP, as it would without the block. At most 127 instructions before
- * it (one byte in emit_back). */
+ * pc, or a BRA_U on a uniform register or a JMP back to it: the block's
+ * last instruction, which jumps back to its start. Its own pc may be a
+ * jump target (BRK's, for lanes leaving): such a jump runs the
+ * interpreter's ENDLOOP, as it would without the block. At most 127
+ * instructions before it (one byte in emit_back). */
 static bool back_edge(const struct isa_inst *in, uint32_t pc, uint32_t len)
 {
-   bool loop = in->op == ISA_OP_ENDLOOP ||
+   bool loop = in->op == ISA_OP_ENDLOOP || in->op == ISA_OP_JMP ||
                (in->op == ISA_OP_BRA_U && isa_opnd_kind(in->a) == ISA_OPND_UREG);
    return loop && in->imm == pc && len > 0 && len < 127;
+}
+
+/* A JMP the block follows: its code goes on at the target (one JMP per
+ * block, so a loop of jumps cannot make it endless). A loop closed by a
+ * JMP whose head ends at a BAR (bench_compute's barrier loop) is then one
+ * block from the instruction after the previous BAR through the head's,
+ * where every warp of the CTA arrives in turn (emit_bar). */
+static bool follows(const struct isa_inst *in, uint32_t n)
+{
+   return in->op == ISA_OP_JMP && in->imm < n;
 }
 
 static enum seg_kind single_seg(const struct isa_inst *in)
@@ -619,46 +638,65 @@ static bool own_seg(const struct isa_inst *in)
    return block_access(in) || scalar_load(in) || leave_check(in) || uniform_branch(in);
 }
 
-static struct seg *open_seg(struct plan *p, enum seg_kind kind)
+static struct seg *open_seg(struct plan *p, enum seg_kind kind, uint32_t pc)
 {
    struct seg *g = &p->seg[p->count++];
    memset(g, 0, sizeof(*g));
    memset(g->a.vreg, -1, sizeof(g->a.vreg));
    g->first = p->len;
+   g->pc = pc;
    g->kind = kind;
    return g;
 }
 
+/* The block's last instruction, a segment of its own, if one is left. */
+static bool close_with(struct plan *p, struct seg *g, enum seg_kind kind, uint32_t pc)
+{
+   uint32_t used = p->count - (g->len == 0);   /* no ALU instruction since the last */
+   if (used + 1 > MAX_SEGS)
+      return false;
+   p->count = used;
+   open_seg(p, kind, pc)->len = 1;
+   p->len++;
+   return true;
+}
+
 /* The longest block from code[pc] that no jump enters past its start
- * (targets: bit pc of starts); len 0 if code[pc] does not begin one. */
+ * (targets: bit pc of starts; past a followed JMP, no other code runs
+ * it); len 0 if code[pc] does not begin one. */
 static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uint64_t *starts,
                  struct plan *p)
 {
    p->len = p->count = 0;
+   p->jmp = UINT32_MAX;
    p->worth = false;
-   struct seg *g = open_seg(p, SEG_ALU);
-   for (; pc + p->len < n; p->len++) {
-      const struct isa_inst *in = &code[pc + p->len].in;
+   uint32_t at = pc;
+   struct seg *g = open_seg(p, SEG_ALU, at);
+   while (at < n) {
+      const struct isa_inst *in = &code[at].in;
       if (back_edge(in, pc, p->len)) {
-         uint32_t used = p->count - (g->len == 0);
-         if (used + 1 <= MAX_SEGS) {
-            p->count = used;
-            open_seg(p, SEG_BACK)->len = 1;
-            p->len++;
-         }
+         at += close_with(p, g, SEG_BACK, at);
          break;
       }
-      if (p->len && hw_bit_test(starts, pc + p->len))
+      if (p->len && p->jmp == UINT32_MAX && hw_bit_test(starts, at))
          break;
-      if (own_seg(in)) {
+      if (in->op == ISA_OP_BAR) {
+         at += close_with(p, g, SEG_BAR, at);
+         break;
+      }
+      bool jump = p->jmp == UINT32_MAX && follows(in, n);
+      if (own_seg(in) || jump) {
          if (p->count + 2 > MAX_SEGS)
             break;
          if (g->len == 0)
-            p->count--;   /* no ALU instruction since the last access */
-         open_seg(p, single_seg(in))->len = 1;
-         g = open_seg(p, SEG_ALU);
-         g->first = p->len + 1;
-         p->worth = true;
+            p->count--;   /* no ALU instruction since the last segment */
+         open_seg(p, jump ? SEG_JMP : single_seg(in), at)->len = 1;
+         p->worth = p->worth || !jump;
+         if (jump)
+            p->jmp = p->len;
+         at = jump ? in->imm : at + 1;
+         p->len++;
+         g = open_seg(p, SEG_ALU, at);
          continue;
       }
       struct alloc before = g->a;
@@ -668,8 +706,11 @@ static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uin
          break;
       }
       g->len++;
+      p->len++;
+      at++;
       p->worth = p->worth || g->a.vector;
    }
+   p->end = at;
    if (p->count && p->seg[p->count - 1].len == 0)
       p->count--;
 }
@@ -838,10 +879,9 @@ static void move_vregs(struct emit *e, const struct alloc *a, const uint64_t *wh
  * chunk of eight lanes: loads; the instructions; stores. The chunks are
  * unrolled: a short segment then costs no loop, and each chunk's registers
  * are constant displacements from rdi. */
-static void emit_alu(struct emit *e, const struct hw_dinst *code, uint32_t pc,
-                     const struct seg *g, uint32_t w)
+static void emit_alu(struct emit *e, const struct hw_dinst *code, const struct seg *g, uint32_t w)
 {
-   emit_prologue(e, code, pc + g->first, g->len, &g->a, w);
+   emit_prologue(e, code, g->pc, g->len, &g->a, w);
    for (uint32_t c = 0; g->a.vector && c < w / 8; c++) {
       move_vregs(e, &g->a, g->a.live_in, w, c, false);
       /* The same assignment again, instruction by instruction, for the
@@ -849,10 +889,10 @@ static void emit_alu(struct emit *e, const struct hw_dinst *code, uint32_t pc,
       struct alloc a;
       memset(&a, 0, sizeof(a));
       memset(a.vreg, -1, sizeof(a.vreg));
-      for (uint32_t i = g->first; i < g->first + g->len; i++) {
+      for (uint32_t pc = g->pc; pc < g->pc + g->len; pc++) {
          struct ops o;
-         if (assign(&a, &code[pc + i].in, &o) && shape_of(&code[pc + i].in) != SUNI)
-            emit_inst(e, &code[pc + i].in, &o, c);
+         if (assign(&a, &code[pc].in, &o) && shape_of(&code[pc].in) != SUNI)
+            emit_inst(e, &code[pc].in, &o, c);
       }
       move_vregs(e, &g->a, g->a.written, w, c, true);
    }
@@ -888,14 +928,39 @@ static void emit_return(struct emit *e, uint32_t ran)
    byte(e, 0xc3);                                        /* ret */
 }
 
-/* Leaves the block at access `at`, which the interpreter then runs:
- * counted (cta->jit_exits, for the statistics and the tests). */
+/* cta->field += n (a uint64_t). */
+static void emit_count(struct emit *e, size_t field, uint32_t n)
+{
+   byte(e, 0x48), byte(e, 0x81), modrm(e, 0, M(RDX, (int32_t)field)), dword(e, n);
+}
+
+/* Leaves the block having run `ran` of its instructions (in the order run),
+ * for the interpreter to go on at the next: the count, where that is
+ * start + ran; past the followed JMP, that pc is stored and the
+ * instructions counted instead (HW_JIT_RESUME). */
+static void emit_stop(struct emit *e, uint32_t ran)
+{
+   if (e->jmp == UINT32_MAX || ran <= e->jmp) {
+      emit_return(e, ran);
+      return;
+   }
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RSP, 0));   /* mov rax, the warp */
+   byte(e, 0xc7), modrm(e, 0, M(RAX, (int32_t)offsetof(struct hw_warp, pc)));
+   dword(e, e->target + (ran - e->jmp - 1));                 /* mov dword [rax + pc], imm */
+   emit_count(e, offsetof(struct hw_cta, insts), ran);
+   emit_count(e, offsetof(struct hw_cta, jit_insts), ran);
+   emit_return(e, HW_JIT_RESUME);
+}
+
+/* Leaves the block at instruction `at` (in the order run), which the
+ * interpreter then runs: counted (cta->jit_exits, for the statistics and
+ * the tests). */
 static void emit_exit(struct emit *e, uint32_t at)
 {
    byte(e, 0x48), byte(e, 0x83);                         /* add qword [rdx + ...], 1 */
    modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, jit_exits)));
    byte(e, 1);
-   emit_return(e, at);
+   emit_stop(e, at);
 }
 
 /* rax = the host address of [rax, rax + size), size at most a page, as
@@ -1389,6 +1454,115 @@ static void emit_leave(struct emit *e, const struct isa_inst *in, uint32_t i, ui
    patch_ok(e, ok);
 }
 
+/* cta->budget--, as a backward jump spends it (BACK_EDGE in the
+ * interpreter), or a jump to patch where that would spend the last: the
+ * interpreter then runs the jump itself and yields, for the watchdog. */
+static size_t spend_budget(struct emit *e)
+{
+   const int32_t budget = (int32_t)offsetof(struct hw_cta, budget);
+   byte(e, 0x48), byte(e, 0x83), modrm(e, 7, M(RDX, budget)), byte(e, 1);   /* cmp qword, 1 */
+   size_t last = jump_fwd(e, 0x84);                      /* je: the last */
+   byte(e, 0x48), byte(e, 0xff), modrm(e, 1, M(RDX, budget));               /* dec qword */
+   return last;
+}
+
+/* A followed JMP (follows), block index i at pc: a backward one spends
+ * budget as the interpreter's; the code goes on with its target's. */
+static void emit_jmp(struct emit *e, const struct isa_inst *in, uint32_t i, uint32_t pc)
+{
+   if (in->imm > pc)
+      return;
+   size_t last = spend_budget(e);
+   size_t on = jump_fwd(e, 0);
+   patch(e, last);
+   emit_stop(e, i);
+   patch(e, on);
+}
+
+/* r11 = the CTA's first running warp after the one at rax, or a jump to
+ * patch where there is none (as next_running in the interpreter). */
+static size_t emit_next_running(struct emit *e)
+{
+   const int32_t size = (int32_t)sizeof(struct hw_warp);
+   /* r11 walks the warps after rax's, up to r10 = &warps[warp_count]. */
+   const int32_t count = (int32_t)offsetof(struct hw_cta, warp_count);
+   byte(e, 0x44), byte(e, 0x8b), modrm(e, R10, M(RDX, count));   /* mov r10d, warp_count */
+   byte(e, 0x4d), byte(e, 0x69), modrm(e, R10, R(R10)), dword(e, (uint32_t)size);   /* imul */
+   byte(e, 0x4c), byte(e, 0x03), modrm(e, R10, M(RDX, (int32_t)offsetof(struct hw_cta, warps)));
+   byte(e, 0x4c), byte(e, 0x8d), modrm(e, R11, M(RAX, size));                       /* lea */
+   size_t walk = e->len;
+   byte(e, 0x4d), byte(e, 0x39), modrm(e, R10, R(R11));  /* cmp r11, r10 */
+   size_t none = jump_fwd(e, 0x83);                      /* jae */
+   byte(e, 0x41), byte(e, 0x83), modrm(e, 7, M(R11, (int32_t)offsetof(struct hw_warp, state)));
+   byte(e, HW_WARP_RUNNING);                             /* cmp dword [r11 + state], imm8 */
+   size_t found = jump_fwd(e, 0x84);
+   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, (uint32_t)size);   /* add r11 */
+   byte(e, 0xe9), dword(e, (uint32_t)((int64_t)walk - (int64_t)(e->len + 4)));   /* jmp walk */
+   patch(e, found);
+   return none;
+}
+
+/* The warp at rax waits at the BAR at pc, block index i (as L_BAR marks
+ * and counts it), and r11's warp is the CTA's current one. */
+static void emit_wait(struct emit *e, uint32_t i, uint32_t pc)
+{
+   const struct { size_t at; uint32_t value; } marks[] = {
+      {offsetof(struct hw_warp, barrier_pc), pc},
+      {offsetof(struct hw_warp, pc), pc + 1},
+      {offsetof(struct hw_warp, state), HW_WARP_AT_BARRIER},
+   };
+   for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
+      byte(e, 0xc7), modrm(e, 0, M(RAX, (int32_t)marks[k].at));   /* mov dword [rax + ...] */
+      dword(e, marks[k].value);
+   }
+   emit_count(e, offsetof(struct hw_cta, barrier_waits), 1);
+   emit_count(e, offsetof(struct hw_cta, insts), i + 1);
+   emit_count(e, offsetof(struct hw_cta, jit_insts), i + 1);
+   byte(e, 0x41), byte(e, 0x8b), modrm(e, RCX, M(R11, (int32_t)offsetof(struct hw_warp, index)));
+   byte(e, 0x89), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, current)));
+}
+
+/*
+ * The BAR ending a block, block index i at pc (SPIR-V OpControlBarrier:
+ * every invocation of the workgroup reaches it before any goes on past
+ * it). As the interpreter's L_BAR: the warp waits there, counted, and the
+ * CTA's next running warp in index order goes on (cta->current). Here,
+ * when that warp waits at the block's start with every lane running, its
+ * registers replace this warp's and the block runs again from its top:
+ * the warps of a CTA each run the block in turn in one call. A next warp
+ * elsewhere is left to the interpreter (HW_JIT_RESUME); with no next
+ * running warp (this is the last to arrive, the interpreter releases the
+ * barrier) or a part of the warp returned (it faults), the interpreter
+ * runs the BAR.
+ */
+static void emit_bar(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
+{
+   size_t here[2];
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RSP, 0));   /* mov rax, the warp */
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, exec)));
+   byte(e, 0x48), byte(e, 0x3b), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, alive)));
+   here[0] = jump_fwd(e, 0x85);                          /* jne: part of it returned */
+   here[1] = emit_next_running(e);
+   emit_wait(e, i, pc);
+   byte(e, 0x41), byte(e, 0x81), modrm(e, 7, M(R11, (int32_t)offsetof(struct hw_warp, pc)));
+   dword(e, e->start);                                   /* cmp dword [r11 + pc], start */
+   size_t elsewhere = jump_fwd(e, 0x85);
+   uint64_t full = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+   byte(e, 0x48), byte(e, 0xb9), put(e, &full, 8);       /* mov rcx, imm64 */
+   byte(e, 0x49), byte(e, 0x39), modrm(e, RCX, M(R11, (int32_t)offsetof(struct hw_warp, exec)));
+   size_t partial = jump_fwd(e, 0x85);                   /* jne: a partial warp */
+   byte(e, 0x4c), byte(e, 0x89), modrm(e, R11, M(RSP, 0));   /* mov [rsp], r11 */
+   byte(e, 0x49), byte(e, 0x8b), modrm(e, RDI, M(R11, (int32_t)offsetof(struct hw_warp, v)));
+   byte(e, 0x49), byte(e, 0x8b), modrm(e, RSI, M(R11, (int32_t)offsetof(struct hw_warp, u)));
+   byte(e, 0xe9), dword(e, (uint32_t)((int64_t)e->top - (int64_t)(e->len + 4)));   /* jmp top */
+   patch(e, elsewhere);
+   patch(e, partial);
+   emit_return(e, HW_JIT_RESUME);
+   patch(e, here[0]);
+   patch(e, here[1]);
+   emit_exit(e, i);
+}
+
 /*
  * The back_edge ending a block that starts at its loop's head, block index
  * i. With every lane still running, L_ENDLOOP jumps back (BACK_EDGE), and
@@ -1408,20 +1582,17 @@ static void emit_back(struct emit *e, const struct isa_inst *in, uint32_t i, siz
       emit_innermost(e, false, ok);
       emit_exit(e, i);
       patch_ok(e, ok);
-   } else {
+   } else if (in->op == ISA_OP_BRA_U) {
       not_taken = unless_taken(e, in);
    }
-   const int32_t budget = (int32_t)offsetof(struct hw_cta, budget);
-   byte(e, 0x48), byte(e, 0x83), modrm(e, 7, M(RDX, budget)), byte(e, 1);   /* cmp qword, 1 */
-   size_t last = jump_fwd(e, 0x84);                      /* je: the interpreter yields */
-   byte(e, 0x48), byte(e, 0xff), modrm(e, 1, M(RDX, budget));               /* dec qword */
+   size_t last = spend_budget(e);
    byte(e, 0x48), byte(e, 0x83), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, insts)));
    byte(e, (uint8_t)(i + 1));                            /* add qword, i + 1 (< 128) */
    byte(e, 0x48), byte(e, 0x83), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, jit_insts)));
    byte(e, (uint8_t)(i + 1));
    byte(e, 0xe9), dword(e, (uint32_t)((int64_t)top - (int64_t)(e->len + 4)));   /* jmp top */
    patch(e, last);
-   emit_return(e, i);
+   emit_stop(e, i);
    if (not_taken != NONE_FAIL)
       patch(e, not_taken);
 }
@@ -1437,18 +1608,27 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
 {
    byte(e, 0x51);                                        /* push rcx */
    mov_r8_consts(e);
-   size_t top = e->len;
+   e->start = pc;
+   e->jmp = p->jmp;
+   for (uint32_t k = 0; k < p->count; k++) {
+      if (p->seg[k].kind == SEG_JMP)
+         e->target = code[p->seg[k].pc].in.imm;
+   }
+   e->top = e->len;
    for (uint32_t k = 0; k < p->count; k++) {
       const struct seg *g = &p->seg[k];
+      const struct isa_inst *in = &code[g->pc].in;
       switch (g->kind) {
-      case SEG_BLOCK: emit_access(e, &code[pc + g->first].in, pc + g->first, g->first, w); break;
-      case SEG_SCALAR: emit_scalar_load(e, &code[pc + g->first].in, g->first); break;
-      case SEG_LEAVE: emit_leave(e, &code[pc + g->first].in, g->first, w); break;
-      case SEG_BACK: emit_back(e, &code[pc + g->first].in, g->first, top); break;
-      case SEG_ALU: emit_alu(e, code, pc, g, w); break;
+      case SEG_BLOCK: emit_access(e, in, g->pc, g->first, w); break;
+      case SEG_SCALAR: emit_scalar_load(e, in, g->first); break;
+      case SEG_LEAVE: emit_leave(e, in, g->first, w); break;
+      case SEG_BACK: emit_back(e, in, g->first, e->top); break;
+      case SEG_JMP: emit_jmp(e, in, g->first, g->pc); break;
+      case SEG_BAR: emit_bar(e, g->first, g->pc, w); break;
+      case SEG_ALU: emit_alu(e, code, g, w); break;
       }
    }
-   emit_return(e, p->len);
+   emit_stop(e, p->len);
 }
 
 static void *executable(const struct emit *e, size_t *size)
@@ -1530,8 +1710,8 @@ static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, st
       /* A block that ends at an access (it had no segment left for it)
        * is followed by one starting there, or every pass would interpret
        * that access. */
-      if (pc + len < n && own_seg(&code[pc + len].in))
-         hw_bit_set(resume, pc + len);
+      if (p->end < n && own_seg(&code[p->end].in))
+         hw_bit_set(resume, p->end);
       uint32_t to = pc + next;
       while (++pc < to && !hw_bit_test(resume, pc))
          ;

@@ -21,7 +21,9 @@
  * interpreter does, counted the same) and returns at any other, which the
  * interpreter then runs from that instruction on, faults included. BRK
  * and CONT that no lane takes and BRA_U not taken go on inside a block;
- * a block from a loop's head to its back edge loops itself.
+ * a block from a loop's head to its back edge loops itself; a block
+ * follows one JMP to its target; a block may end at a BAR, where the
+ * CTA's next warp goes on (see fn below).
  * With SOFTGPU_PERF_MAP, blocks are named for perf (hw_jit_compile).
  *
  * A block works lane-chunk by lane-chunk: eight lanes at a time it loads
@@ -48,7 +50,19 @@ struct hw_warp;
 /* A compiled run: fn(v, u, cta, warp) runs it on a warp's vector registers
  * v ([reg][W]) and uniform registers u, all lanes, and returns how many of
  * its instructions it ran (count, or fewer when it left an access to the
- * interpreter; 0 when that was its first). */
+ * interpreter; 0 when that was its first), or HW_JIT_RESUME.
+ *
+ * A block ending at a BAR goes on with the CTA's next running warp itself
+ * when that warp waits at the block's start with every lane running (the
+ * warp at the barrier marked and counted as the interpreter's BAR does):
+ * the count it returns is then cta->current's, which entered the block at
+ * the same pc. HW_JIT_RESUME says the block has counted every instruction
+ * it ran (cta->insts and jit_insts) and stored the pc to go on at: the
+ * interpreter goes on with warp cta->current at its pc (after a BAR whose
+ * next warp waits elsewhere, or when the block left an instruction to the
+ * interpreter after following a JMP, where a count would not say the
+ * pc). */
+#define HW_JIT_RESUME UINT32_MAX
 struct hw_jit_block {
    uint32_t (*fn)(uint32_t *v, uint32_t *u, struct hw_cta *cta, const struct hw_warp *warp);
    const void *handler;   /* the run's first instruction's own handler */

@@ -35,6 +35,10 @@
  *   exit per warp and loop of 16 trips, instruction counts as interpreted;
  *   a loop that never ends still meets the watchdog); BRK outside any loop
  *   faults as interpreted;
+ * - a barrier loop closed by a JMP: blocks ending at a BAR go on with the
+ *   CTA's next warp themselves and follow the JMP, with the interpreter's
+ *   results and counts, the exact number of instructions left to the
+ *   interpreter, and partial warps left to it;
  * - SOFTGPU_PERF_MAP's lines name every block of a program, in pc order,
  *   end to end;
  * - faults at accesses the blocks do themselves (not live, misaligned,
@@ -556,11 +560,11 @@ static void test_loops_in_blocks(void)
                    (unsigned long long)(3 * warps));
       /* Interpreted per warp: the two LOOPs; CONTJOIN and ENDLOOP of the
        * first loop's 16 trips; on its 17th, BRK, CONTJOIN and ENDLOOP;
-       * on the second loop's 17th, BRK and ENDLOOP; the fourth loop's JMP
-       * of every trip, and its BRA_U taken on the 17th; EXIT. Everything
-       * else ran compiled: the second loop's ENDLOOP, the third's BRA_U
-       * and the fourth's BRA_U not taken included. */
-      uint64_t interpreted = 2 + 2 * TRIPS + 3 + 2 + TRIPS + 1 + 1;
+       * on the second loop's 17th, BRK and ENDLOOP; the fourth loop's
+       * BRA_U taken on the 17th; EXIT. Everything else ran compiled: the
+       * second loop's ENDLOOP, the third's BRA_U, the fourth's BRA_U not
+       * taken and its JMP back to the head included. */
+      uint64_t interpreted = 2 + 2 * TRIPS + 3 + 2 + 1 + 1;
       if (jit_expected())
          HWT_CHECK(st[0].warp_instructions - st[0].jit_instructions == interpreted * warps,
                    "W=%u: %llu of %llu instructions interpreted, expected %llu", w,
@@ -576,7 +580,107 @@ static void test_loops_in_blocks(void)
    }
 }
 
-/* Loops that never end (closed by ENDLOOP, and by BRA_U), run by their
+/*
+ * bench_compute's barrier loop: every invocation stores its value to
+ * shared memory, waits, adds its right neighbour's (wrapping in the CTA),
+ * waits; a uniform counter closes the loop with a JMP. The blocks ending
+ * at each BAR go on with the CTA's next warp themselves, the one after
+ * the second BAR following the JMP to the head. In CTAs of whole warps,
+ * exactly these are interpreted per CTA: the BAR where the last warp
+ * arrives (both, every trip), and each warp's IREM_U (not compiled), BRA_U
+ * leaving the loop and EXIT; with a partial last warp, that warp (the
+ * blocks do not switch to it). The counts (instructions, barrier waits)
+ * and the results are the interpreter's, at every width.
+ */
+static void test_barriers_in_blocks(void)
+{
+   enum { TRIPS = 5, CTAS = 3 };
+   static const uint32_t sizes[] = {256, 100};
+   for (int wi = 0; wi < 4; wi++) {
+      for (int si = 0; si < 2; si++) {
+         uint32_t w = eut_widths[wi], size = sizes[si], count = size * CTAS;
+         struct eut gpus[2];
+         init_pair(&gpus[0], &gpus[1]);
+         struct hw_gpu_stats st[2];
+         for (int g = 0; g < 2; g++) {
+            struct eut *t = &gpus[g];
+            uint64_t out = eut_alloc(t, 4 * count, 64);
+            uint64_t root[2] = {out, TRIPS};
+            uint64_t prog = eut_programf(t, ".warp %u\n"
+                                            "ldr.b64 u0 +0\nldr.b32 u2 +8\n"
+                                            "s2r.local_index v0\ns2r.group_id_x u8\n"
+                                            "s2r.group_size_x u9\nimad v1, u8, u9, v0\n"
+                                            "shl v3, v0, #2\niadd v4, v0, #1\n"
+                                            "irem_u v4, v4, u9\nshl v4, v4, #2\n"
+                                            "mov v5, v1\nmov u3, #0\n"
+                                            "head: icmp.ge_u u4, u3, u2\n"
+                                            "   bra_u _, u4 @done\n"
+                                            "   sts.b32 _, v3, v5\n"
+                                            "   bar\n"
+                                            "   lds.b32 v6, v4\n"
+                                            "   iadd v5, v5, v6\n"
+                                            "   bar\n"
+                                            "   iadd u3, u3, #1\n"
+                                            "   jmp @head\n"
+                                            "done: shl v6, v1, #2\nzext64 v8, v6\n"
+                                            "iadd64 v8, v8, u0\nstg.b32 _, v8, v5\n"
+                                            "exit\n", w);
+            eut_run(t, &(struct eut_launch){.program = prog, .grid = {CTAS}, .size = {size},
+                                            .shared_bytes = 4 * size,
+                                            .root = eut_root(t, root, 2)},
+                    "barrier loop");
+            uint32_t *x = malloc(4 * count), *next = malloc(4 * count);
+            HWT_REQUIRE(x && next, "out of memory");
+            for (uint32_t i = 0; i < count; i++)
+               x[i] = i;
+            for (uint32_t k = 0; k < TRIPS; k++) {
+               for (uint32_t i = 0; i < count; i++)
+                  next[i] = x[i] + x[i - i % size + (i % size + 1) % size];
+               memcpy(x, next, 4 * count);
+            }
+            const uint32_t *y = eut_ptr(t, out);
+            uint32_t bad = 0;
+            for (uint32_t i = 0; i < count; i++)
+               bad += y[i] != x[i];
+            HWT_CHECK(!bad, "W=%u, %u invocations%s: %u results wrong", w, size,
+                      g ? " (interpreted)" : "", bad);
+            free(x);
+            free(next);
+            st[g] = stats_of(t);
+         }
+         HWT_CHECK(st[0].warp_instructions == st[1].warp_instructions &&
+                   st[0].barrier_waits == st[1].barrier_waits,
+                   "W=%u, %u invocations: %llu instructions and %llu barrier waits counted, "
+                   "the interpreter counts %llu and %llu", w, size,
+                   (unsigned long long)st[0].warp_instructions,
+                   (unsigned long long)st[0].barrier_waits,
+                   (unsigned long long)st[1].warp_instructions,
+                   (unsigned long long)st[1].barrier_waits);
+         /* A partial last warp runs everything interpreted (19 instructions
+          * and 9 a trip) and arrives last at every BAR; the others, each
+          * but for IREM_U, BRA_U and EXIT, run compiled. */
+         uint64_t warps = (size + w - 1) / w;
+         uint64_t interpreted = size % w == 0 ? CTAS * (2 * TRIPS + 3 * warps)
+                                              : CTAS * (3 * (warps - 1) + 19 + 9 * TRIPS);
+         uint64_t exits = size % w == 0 ? CTAS * (2 * TRIPS + warps) : CTAS * (warps - 1);
+         if (jit_expected()) {
+            HWT_CHECK(st[0].warp_instructions - st[0].jit_instructions == interpreted,
+                      "W=%u, %u invocations: %llu of %llu instructions interpreted, expected "
+                      "%llu", w, size,
+                      (unsigned long long)(st[0].warp_instructions - st[0].jit_instructions),
+                      (unsigned long long)st[0].warp_instructions,
+                      (unsigned long long)interpreted);
+            HWT_CHECK(st[0].jit_exits == exits, "W=%u, %u invocations: compiled runs left %llu "
+                      "instructions to the interpreter, expected %llu", w, size,
+                      (unsigned long long)st[0].jit_exits, (unsigned long long)exits);
+         }
+         eut_fini(&gpus[0]);
+         eut_fini(&gpus[1]);
+      }
+   }
+}
+
+/* Loops that never end (closed by ENDLOOP, BRA_U and JMP), run by their
  * blocks: a block hands the last of the back-edge budget to the
  * interpreter, so the watchdog still fires. */
 static void test_compiled_loop_watchdog(void)
@@ -585,8 +689,11 @@ static void test_compiled_loop_watchdog(void)
       ".warp 32\nmov v2, #0\nloop\n"
       "h: mov v1, #0\n   brk _, v1 @e\n   iadd v2, v2, #1\ne: endloop @h\nexit\n",
       ".warp 32\nmov v2, #0\nmov u1, #1\nh: iadd v2, v2, #1\n   bra_u _, u1 @h\nexit\n",
+      ".warp 32\nmov v2, #0\nh: iadd v2, v2, #1\n   jmp @h\nexit\n",
+      /* The block after the BAR follows the JMP back to h. */
+      ".warp 32\nmov v2, #0\nh: iadd v2, v2, #1\n   bar\n   jmp @h\nexit\n",
    };
-   for (int k = 0; k < 2; k++) {
+   for (int k = 0; k < 4; k++) {
       struct hw_gpu_config cfg;
       eut_config(&cfg);
       cfg.watchdog_ms = 200;
@@ -719,6 +826,11 @@ static void test_faults_as_interpreted(void)
        "shr_u v10, v0, #3\nshl v10, v10, #6\nlds.b32 v8, v10"},
       /* No lane breaks, but there is no loop to leave. */
       {"BRK outside a loop", "mov v10, #0\nbrk _, v10 @0"},
+      /* Warp 0 waits at the first BAR, in a block that goes on with warp
+       * 1 at its start; warp 1 branches to the other. */
+      {"two different barriers reached from blocks",
+       "s2r.warp_id u4\nbra_u _, u4 @other\niadd v8, v0, #1\nbar\njmp @end\n"
+       "other: iadd v8, v0, #2\nbar\nend: mov v9, #0"},
    };
    for (uint32_t c = 0; c < EDGES(cases); c++) {
       char text[1024];
@@ -752,6 +864,7 @@ int main(void)
    HWT_RUN(test_faults_as_interpreted);
    HWT_RUN(test_accesses_in_blocks);
    HWT_RUN(test_loops_in_blocks);
+   HWT_RUN(test_barriers_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
    return hwt_finish();
