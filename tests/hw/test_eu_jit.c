@@ -35,6 +35,9 @@
  *   exit per warp and loop of 16 trips, instruction counts as interpreted;
  *   a loop that never ends still meets the watchdog); BRK outside any loop
  *   faults as interpreted;
+ * - a loop whose load walks 40 pages (its block checks each page once)
+ *   sums right; such a load running into the next page, or straddling
+ *   its allocation's end, faults as interpreted;
  * - a barrier loop closed by a JMP: blocks ending at a BAR go on with the
  *   CTA's next warp themselves and follow the JMP, with the interpreter's
  *   results and counts, the exact number of instructions left to the
@@ -581,6 +584,57 @@ static void test_loops_in_blocks(void)
 }
 
 /*
+ * bench_compute's reduction's first loop: each invocation sums the words
+ * a grid's stride apart, so each warp's load walks the buffer 128 bytes a
+ * trip (W=32) across 40 pages; its block checks a page once (the page
+ * slots) and the sums are right (the buffer's tail is a partial trip).
+ */
+static void test_loop_over_pages(void)
+{
+   enum { SIZE = 128, CTAS = 2, COUNT = SIZE * CTAS, WORDS = 40000 };
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      struct eut t;
+      eut_init(&t, NULL);
+      uint64_t in = eut_alloc(&t, 4 * WORDS, 64), out = eut_alloc(&t, 4 * COUNT, 64);
+      uint32_t *x = eut_ptr(&t, in);
+      for (uint32_t i = 0; i < WORDS; i++)
+         x[i] = i * 2654435761u;
+      uint64_t root[3] = {in, out, WORDS};
+      uint64_t prog = eut_programf(&t, ".warp %u\n"
+                                      "ldr.b64 u0 +0\nldr.b64 u2 +8\nldr.b32 u4 +16\n"
+                                      "s2r.local_index v0\ns2r.group_id_x u8\n"
+                                      "s2r.group_size_x u9\ns2r.num_groups_x u10\n"
+                                      "imad v1, u8, u9, v0\nimul u11, u9, u10\n"
+                                      "mov v2, #0\nmov v3, v1\n"
+                                      "loop\n"
+                                      "head: icmp.ge_u v4, v3, u4\n"
+                                      "   brk _, v4 @end\n"
+                                      "   shl v5, v3, #2\nzext64 v6, v5\n"
+                                      "   iadd64 v6, v6, u0\nldg.b32 v8, v6\n"
+                                      "   iadd v2, v2, v8\n"
+                                      "   iadd v3, v3, u11\n"
+                                      "end: endloop @head\n"
+                                      "shl v5, v1, #2\nzext64 v6, v5\n"
+                                      "iadd64 v6, v6, u2\nstg.b32 _, v6, v2\n"
+                                      "exit\n", w);
+      eut_run(&t, &(struct eut_launch){.program = prog, .grid = {CTAS}, .size = {SIZE},
+                                       .root = eut_root(&t, root, 3)},
+              "loop over pages");
+      const uint32_t *y = eut_ptr(&t, out);
+      uint32_t bad = 0;
+      for (uint32_t i = 0; i < COUNT; i++) {
+         uint32_t sum = 0;
+         for (uint32_t k = i; k < WORDS; k += COUNT)
+            sum += x[k];
+         bad += y[i] != sum;
+      }
+      HWT_CHECK(!bad, "W=%u: %u sums wrong", w, bad);
+      eut_fini(&t);
+   }
+}
+
+/*
  * bench_compute's barrier loop: every invocation stores its value to
  * shared memory, waits, adds its right neighbour's (wrapping in the CTA),
  * waits; a uniform counter closes the loop with a JMP. The blocks ending
@@ -828,6 +882,16 @@ static void test_faults_as_interpreted(void)
       {"BRK outside a loop", "mov v10, #0\nbrk _, v10 @0"},
       /* Warp 0 waits at the first BAR, in a block that goes on with warp
        * 1 at its start; warp 1 branches to the other. */
+      /* A loop's load walks a warp's 128 bytes a trip: warp 0's 33rd is
+       * past the allocation, in a page other than the one its block last
+       * found live. */
+      {"warp load in a loop running into the next page",
+       "loop\nh: ldg.b32 v8, v6\niadd64 v6, v6, #128\nendloop @h"},
+      /* The same from 64 bytes in:
+       * warp 0's 32nd straddles the allocation's end (its first page the
+       * one its block last found live), lanes 16 on past it. */
+      {"warp load in a loop running off its allocation",
+       "iadd64 v6, v6, #64\nloop\nh: ldg.b32 v8, v6\niadd64 v6, v6, #128\nendloop @h"},
       {"two different barriers reached from blocks",
        "s2r.warp_id u4\nbra_u _, u4 @other\niadd v8, v0, #1\nbar\njmp @end\n"
        "other: iadd v8, v0, #2\nbar\nend: mov v9, #0"},
@@ -864,6 +928,7 @@ int main(void)
    HWT_RUN(test_faults_as_interpreted);
    HWT_RUN(test_accesses_in_blocks);
    HWT_RUN(test_loops_in_blocks);
+   HWT_RUN(test_loop_over_pages);
    HWT_RUN(test_barriers_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
