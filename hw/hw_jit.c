@@ -57,7 +57,6 @@ struct emit {
     * of its loop starts (emit_back). */
    uint32_t start, jmp, target;
    size_t switched, top;
-   uint32_t pages;     /* page slots handed out (page_slot) */
    uint8_t *gathers;   /* per LDS and warp: seen not consecutive (see gather_hint) */
    const uint32_t *lds_site;   /* per pc: the LDS's number, its row of gathers */
 };
@@ -965,56 +964,14 @@ static void emit_exit(struct emit *e, uint32_t at)
    emit_stop(e, at);
 }
 
-/* Fail jumps of an access, to patch to its return; NONE where unused. */
-#define NFAIL 7
-#define NONE_FAIL SIZE_MAX
-
-/* The red zone's slots below the chunks' (chunk_slot): the page a full
- * warp's global access at one place of the block last found live, or -1
- * (emit_block sets them at entry). A loop's access is then checked once
- * per page, not per trip: it is in the page it was in before. A page
- * freed while the block loops is noticed at its next call, no later (as
- * with any check, the access itself is still safe: freed pages stay
- * mapped, hw_mem_free punches them out of the backing file). */
-#define PAGE_SLOTS 7u
-static struct rm page_slot(uint32_t k) { return M(RSP, -72 - 8 * (int32_t)k); }
-
-/* A page slot for the block's next full-warp global access, or -1. */
-static int take_page_slot(struct emit *e)
-{
-   return e->pages < PAGE_SLOTS ? (int)e->pages++ : -1;
-}
-
-/* r11 = the page of rax. */
-static void page_of_rax(struct emit *e)
-{
-   put(e, (const uint8_t[]){0x49, 0x89, 0xc3, 0x49, 0xc1, 0xeb, 12}, 7);   /* mov, shr r11 */
-}
-
 /* rax = the host address of [rax, rax + size), size at most a page, as
  * hw_mem_check finds it, or a jump to patch (*fail) where that returns
  * NULL: the range wraps, ends past the VA space, or its first or last
  * page is not live (no page lies between them). Inline, in r9-r11 and
- * rcx: a call would cost more than the check. With a page slot (slot
- * >= 0), a range inside the page the slot holds needs no more; a live
- * page found is kept there. */
-static void emit_check(struct emit *e, uint32_t size, size_t fail[4], int slot)
+ * rcx: a call would cost more than the check. */
+static void emit_check(struct emit *e, uint32_t size, size_t fail[4])
 {
    const int32_t mem = (int32_t)offsetof(struct hw_cta, mem);
-   size_t known = NONE_FAIL;
-   if (slot >= 0) {   /* one page, and that one: a wrapping range spans two */
-      page_of_rax(e);
-      byte(e, 0x48), byte(e, 0x8d), modrm(e, RCX, M(RAX, (int32_t)size - 1));   /* lea rcx */
-      put(e, (const uint8_t[]){0x48, 0xc1, 0xe9, 12, 0x49, 0x39, 0xcb}, 7);   /* shr; cmp */
-      size_t pages = jump_fwd(e, 0x85);                                   /* jne: two */
-      byte(e, 0x4c), byte(e, 0x3b), modrm(e, 3, page_slot((uint32_t)slot));   /* cmp r11 */
-      size_t other = jump_fwd(e, 0x85);
-      byte(e, 0x4c), byte(e, 0x8b), modrm(e, 1, M(RDX, mem));            /* mov r9, cta->mem */
-      byte(e, 0x49), byte(e, 0x03), modrm(e, RAX, M(1, (int32_t)offsetof(struct hw_mem, base)));
-      known = jump_fwd(e, 0);
-      patch(e, pages);
-      patch(e, other);
-   }
    static const uint8_t first_page[] = {
       0x49, 0x89, 0xc3,         /* mov r11, rax */
       0x49, 0xc1, 0xeb, 12,     /* shr r11, 12: the first page */
@@ -1041,14 +998,8 @@ static void emit_check(struct emit *e, uint32_t size, size_t fail[4], int slot)
    fail[2] = jump_fwd(e, 0x83);                                        /* jnc: not live */
    put(e, last_page, sizeof(last_page));
    fail[3] = jump_fwd(e, 0x83);
-   if (slot >= 0) {
-      page_of_rax(e);
-      byte(e, 0x4c), byte(e, 0x89), modrm(e, 3, page_slot((uint32_t)slot));   /* mov [slot] */
-   }
    byte(e, 0x4c), byte(e, 0x8b), modrm(e, 1, M(RDX, mem));            /* mov r9, cta->mem */
    byte(e, 0x49), byte(e, 0x03), modrm(e, RAX, M(1, (int32_t)offsetof(struct hw_mem, base)));
-   if (known != NONE_FAIL)
-      patch(e, known);
 }
 
 /* cta->global_bytes += bytes, as the interpreter counts. */
@@ -1058,6 +1009,10 @@ static void emit_count_bytes(struct emit *e, uint32_t bytes)
    modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, global_bytes)));
    dword(e, bytes);
 }
+
+/* Fail jumps of an access, to patch to its return; NONE where unused. */
+#define NFAIL 7
+#define NONE_FAIL SIZE_MAX
 
 /* ymm2 &= lane l of the register at [rdi + at] equals lane 0's + 4 * l
  * (step), or lane 0's (!step: the high halves of consecutive addresses
@@ -1098,7 +1053,7 @@ static void emit_shared_host(struct emit *e, const struct isa_inst *in, uint32_t
  * lane's high half does not carry: the interpreter's addresses would not
  * be consecutive), misaligned, or not live (emit_check). */
 static void emit_global_host(struct emit *e, const struct isa_inst *in, int32_t hi, uint32_t size,
-                             size_t fail[6], int slot)
+                             size_t fail[6])
 {
    fail[0] = NONE_FAIL;
    if (size > 4) {
@@ -1111,7 +1066,7 @@ static void emit_global_host(struct emit *e, const struct isa_inst *in, int32_t 
    byte(e, 0x48), byte(e, 0x05), dword(e, in->imm);      /* add rax, sign-extended imm */
    byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
    fail[1] = jump_fwd(e, 0x85);                          /* jnz: misaligned */
-   emit_check(e, size, &fail[2], slot);
+   emit_check(e, size, &fail[2]);
 }
 
 /* eax == -1, ymm2's lanes all set, or a jump (cc: 0x85 jne) to patch. */
@@ -1143,7 +1098,7 @@ static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32
    if (shared)
       emit_shared_host(e, in, 4 * w, &fail[1]);
    else
-      emit_global_host(e, in, hi, 4 * w, &fail[1], take_page_slot(e));
+      emit_global_host(e, in, hi, 4 * w, &fail[1]);
 }
 
 /* Forward jumps to patch to one place. */
@@ -1168,8 +1123,8 @@ static void add_jumps(struct emit *e, struct jumps *j, const size_t *at, uint32_
 
 /* Chunk c's host address goes below the stack pointer: the red zone
  * (System V AMD64 ABI, 3.2.2), free to a function that calls nothing. Its
- * 128 bytes: chunk slots at -8 to -64, page slots at -72 to -120
- * (page_slot), the innermost mask entry's kind at -128 (innermost_slot). */
+ * 128 bytes: chunk slots at -8 to -64, the innermost mask entry's kind
+ * at -128 (innermost_slot). */
 static struct rm chunk_slot(uint32_t c) { return M(RSP, -8 - 8 * (int32_t)c); }
 
 /* Chunk c's host address into its slot: its lanes are consecutive (a span
@@ -1186,7 +1141,7 @@ static void chunk_address(struct emit *e, const struct isa_inst *in, int32_t lo,
       emit_shared_host(e, in, size, fail);
       add_jumps(e, j, fail, 2);
    } else {
-      emit_global_host(e, in, hi, size, fail, -1);
+      emit_global_host(e, in, hi, size, fail);
       add_jumps(e, j, fail, 6);
    }
    if (!consecutive)
@@ -1422,7 +1377,7 @@ static void emit_scalar_load(struct emit *e, const struct isa_inst *in, uint32_t
    size_t fail[5];
    byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
    fail[0] = jump_fwd(e, 0x85);                          /* jnz: misaligned */
-   emit_check(e, 4 * n, &fail[1], -1);
+   emit_check(e, 4 * n, &fail[1]);
    int32_t d = (int32_t)(4 * isa_opnd_index(in->dst));
    for (uint32_t k = 0; k < n; k++) {
       byte(e, 0x8b), modrm(e, RCX, M(RAX, (int32_t)(4 * k)));    /* mov ecx, [rax + 4k] */
@@ -1687,14 +1642,6 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    for (uint32_t k = 0; k < p->count; k++) {
       if (p->seg[k].kind == SEG_JMP)
          e->target = code[p->seg[k].pc].in.imm;
-   }
-   e->pages = 0;
-   for (uint32_t k = 0, n = 0; k < p->count && n < PAGE_SLOTS; k++) {
-      uint32_t op = code[p->seg[k].pc].in.op;
-      if (p->seg[k].kind == SEG_BLOCK && (op == ISA_OP_LDG || op == ISA_OP_STG)) {
-         byte(e, 0x48), byte(e, 0xc7), modrm(e, 0, page_slot(n++));
-         dword(e, UINT32_MAX);                           /* mov qword [slot], -1 */
-      }
    }
    e->switched = e->len;
    if (uses_innermost(code, p))

@@ -35,9 +35,9 @@
  *   exit per warp and loop of 16 trips, instruction counts as interpreted;
  *   a loop that never ends still meets the watchdog); BRK outside any loop
  *   faults as interpreted;
- * - a loop whose load walks 40 pages (its block checks each page once)
- *   sums right; such a load running into the next page, or straddling
- *   its allocation's end, faults as interpreted;
+ * - a loop whose load walks 40 pages sums right; such a load running
+ *   into the page after its allocation, or straddling its end, faults as
+ *   interpreted;
  * - a barrier loop closed by a JMP: blocks ending at a BAR go on with the
  *   CTA's next warp themselves and follow the JMP, with the interpreter's
  *   results and counts, the exact number of instructions left to the
@@ -586,8 +586,8 @@ static void test_loops_in_blocks(void)
 /*
  * bench_compute's reduction's first loop: each invocation sums the words
  * a grid's stride apart, so each warp's load walks the buffer 128 bytes a
- * trip (W=32) across 40 pages; its block checks a page once (the page
- * slots) and the sums are right (the buffer's tail is a partial trip).
+ * trip (W=32) across 40 pages, in a block that loops; the sums are right
+ * (the buffer's tail is a partial trip).
  */
 static void test_loop_over_pages(void)
 {
@@ -882,14 +882,12 @@ static void test_faults_as_interpreted(void)
       {"BRK outside a loop", "mov v10, #0\nbrk _, v10 @0"},
       /* Warp 0 waits at the first BAR, in a block that goes on with warp
        * 1 at its start; warp 1 branches to the other. */
-      /* A loop's load walks a warp's 128 bytes a trip: warp 0's 33rd is
-       * past the allocation, in a page other than the one its block last
-       * found live. */
+      /* A loop's load walks a warp's 128 bytes a trip, in a block that
+       * loops: warp 0's 33rd is past the allocation, in the next page. */
       {"warp load in a loop running into the next page",
        "loop\nh: ldg.b32 v8, v6\niadd64 v6, v6, #128\nendloop @h"},
-      /* The same from 64 bytes in:
-       * warp 0's 32nd straddles the allocation's end (its first page the
-       * one its block last found live), lanes 16 on past it. */
+      /* The same from 64 bytes in: warp 0's 32nd straddles the
+       * allocation's end (its first page live), lanes 16 on past it. */
       {"warp load in a loop running off its allocation",
        "iadd64 v6, v6, #64\nloop\nh: ldg.b32 v8, v6\niadd64 v6, v6, #128\nendloop @h"},
       {"two different barriers reached from blocks",
