@@ -94,23 +94,6 @@ static void program_unref(struct hw_program *p)
    }
 }
 
-
-/* Whether an instruction writes its (vector) destination in every active
- * lane. Stores, flow and the rest do not write dst at all. */
-static bool writes_dst(const struct isa_inst *in)
-{
-   switch (isa_op_info[in->op].cls) {
-   case ISA_CLASS_ALU: case ISA_CLASS_ALU64: case ISA_CLASS_SPECIAL: case ISA_CLASS_ATOMIC:
-   case ISA_CLASS_SUBGROUP:
-      return true;
-   case ISA_CLASS_MEM:
-      return in->op == ISA_OP_LDG || in->op == ISA_OP_LDS || in->op == ISA_OP_LDP ||
-             in->op == ISA_OP_LDR;
-   default:
-      return false;
-   }
-}
-
 /* The end of the program's prefix that runs once with the initial masks:
  * its first control-flow instruction, or an earlier branch target. */
 static uint32_t straight_prefix(const struct isa_inst *code, uint32_t n)
@@ -153,7 +136,7 @@ static void find_zeroed_registers(struct hw_program *p, const struct isa_inst *c
       }
       const uint16_t ops[4] = {in->dst, in->a, in->b, in->c};
       for (int k = 0; k < 4; k++) {
-         if (isa_opnd_kind(ops[k]) != ISA_OPND_VREG || (k == 0 && writes_dst(in)))
+         if (isa_opnd_kind(ops[k]) != ISA_OPND_VREG || (k == 0 && isa_writes_dst(in)))
             continue;
          uint32_t r = isa_opnd_index(ops[k]), span = isa_operand_span(op, in->mod, k);
          for (uint32_t j = r; j < r + span && j < ISA_MAX_VREGS; j++) {
@@ -161,7 +144,7 @@ static void find_zeroed_registers(struct hw_program *p, const struct isa_inst *c
                hw_bit_set(p->zero_vregs, j);
          }
       }
-      if (pc < end && writes_dst(in) && isa_opnd_kind(in->dst) == ISA_OPND_VREG) {
+      if (pc < end && isa_writes_dst(in) && isa_opnd_kind(in->dst) == ISA_OPND_VREG) {
          uint32_t r = isa_opnd_index(in->dst), span = isa_operand_span(op, in->mod, 0);
          for (uint32_t j = r; j < r + span && j < ISA_MAX_VREGS; j++)
             hw_bit_set(written, j);

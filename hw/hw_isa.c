@@ -339,6 +339,20 @@ bool isa_assemble_line(const char *line, struct isa_inst *in, bool *empty, char 
 
 /* ---- validation ---------------------------------------------------------------- */
 
+bool isa_writes_dst(const struct isa_inst *in)
+{
+   switch (isa_op_info[in->op].cls) {
+   case ISA_CLASS_ALU: case ISA_CLASS_ALU64: case ISA_CLASS_SPECIAL: case ISA_CLASS_ATOMIC:
+   case ISA_CLASS_SUBGROUP:
+      return true;
+   case ISA_CLASS_MEM:
+      return in->op == ISA_OP_LDG || in->op == ISA_OP_LDS || in->op == ISA_OP_LDP ||
+             in->op == ISA_OP_LDR;
+   default:
+      return false;
+   }
+}
+
 uint32_t isa_operand_span(enum isa_op op, uint16_t mod, int which)
 {
    enum isa_class cls = isa_op_info[op].cls;

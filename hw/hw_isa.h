@@ -269,6 +269,11 @@ struct isa_line {
    uint32_t line;
 };
 
+/* Whether an instruction writes its destination operand in every active
+ * lane (loads, arithmetic, special registers, atomics, subgroup
+ * operations); the others (stores, flow and the rest) read it, if at all. */
+bool isa_writes_dst(const struct isa_inst *in);
+
 /* Registers operand `which` (0 dst, 1 a, 2 b, 3 c) reads or writes, pairs
  * and wide memory accesses included. */
 uint32_t isa_operand_span(enum isa_op op, uint16_t mod, int which);

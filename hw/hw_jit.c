@@ -59,6 +59,7 @@ struct emit {
    size_t switched, top;
    uint8_t *gathers;   /* per LDS and warp: seen not consecutive (see gather_hint) */
    const uint32_t *lds_site;   /* per pc: the LDS's number, its row of gathers */
+   const uint64_t *live;       /* per pc: the vector registers live there (liveness) */
 };
 
 static void put(struct emit *e, const void *p, size_t n)
@@ -522,6 +523,73 @@ static void emit_inst(struct emit *e, const struct isa_inst *in, const struct op
    }
 }
 
+/* ---- liveness ------------------------------------------------------------------ */
+
+#define VWORDS (ISA_MAX_VREGS / 64)
+
+/* set |= the vector registers operand k (0 dst, 1 a, 2 b, 3 c) of in
+ * names, pairs and wide accesses included. */
+static void operand_vregs(const struct isa_inst *in, int k, uint64_t *set)
+{
+   const uint16_t ops[4] = {in->dst, in->a, in->b, in->c};
+   if (isa_opnd_kind(ops[k]) != ISA_OPND_VREG)
+      return;
+   uint32_t r = isa_opnd_index(ops[k]), span = isa_operand_span(in->op, in->mod, k);
+   for (uint32_t j = r; j < r + span && j < ISA_MAX_VREGS; j++)
+      hw_bit_set(set, j);
+}
+
+/* live[pc] (VWORDS words) from its successors' (one pass): true if it
+ * changed. */
+static bool live_before(const struct hw_dinst *code, uint32_t n, uint32_t pc, uint64_t *live)
+{
+   const struct isa_inst *in = &code[pc].in;
+   uint64_t now[VWORDS] = {0}, kill[VWORDS] = {0};
+   for (uint32_t i = 0; i < VWORDS; i++) {
+      if (in->op != ISA_OP_EXIT)
+         now[i] = live[(pc + 1) * VWORDS + i];   /* live[n] is empty */
+      if (isa_op_info[in->op].cls == ISA_CLASS_FLOW && in->imm < n)
+         now[i] |= live[in->imm * VWORDS + i];
+   }
+   if (isa_writes_dst(in))
+      operand_vregs(in, 0, kill);
+   for (uint32_t i = 0; i < VWORDS; i++)
+      now[i] &= ~kill[i];
+   for (int k = isa_writes_dst(in) ? 1 : 0; k < 4; k++)
+      operand_vregs(in, k, now);
+   bool changed = memcmp(now, &live[pc * VWORDS], sizeof(now)) != 0;
+   memcpy(&live[pc * VWORDS], now, sizeof(now));
+   return changed;
+}
+
+/*
+ * The vector registers live before each instruction (VWORDS words per pc,
+ * pc up to n, which has none): read on some path from there before the
+ * path writes them. Per lane: each lane runs the program as a thread. A
+ * write under a partial mask kills only in the lanes that run it; the
+ * others' paths go around it through flow instructions, whose successors
+ * here (the next instruction and the target, whatever the instruction)
+ * include every lane's. A block need not store a register it wrote that
+ * is dead where its segment ends (emit_alu): nothing, the interpreter
+ * after an exit included, reads that value. NULL when a lane may read
+ * another's registers (SHFL, BCAST: a value dead in its own lane is not
+ * dead) or out of memory; then every written register is stored.
+ */
+static uint64_t *liveness(const struct hw_dinst *code, uint32_t n)
+{
+   for (uint32_t pc = 0; pc < n; pc++) {
+      if (code[pc].in.op == ISA_OP_SHFL || code[pc].in.op == ISA_OP_BCAST)
+         return NULL;
+   }
+   uint64_t *live = calloc(((size_t)n + 1) * VWORDS, sizeof(uint64_t));
+   for (bool changed = live != NULL; changed;) {   /* to the fixed point: loops */
+      changed = false;
+      for (uint32_t pc = n; pc-- > 0;)
+         changed |= live_before(code, n, pc, live);
+   }
+   return live;
+}
+
 /* ---- blocks -------------------------------------------------------------------- */
 
 /*
@@ -877,12 +945,17 @@ static void move_vregs(struct emit *e, const struct alloc *a, const uint64_t *wh
 }
 
 /* One ALU segment: its uniform instructions and broadcasts, then for each
- * chunk of eight lanes: loads; the instructions; stores. The chunks are
+ * chunk of eight lanes: loads; the instructions; stores of the registers
+ * live after the segment (its next instruction's: liveness). The chunks are
  * unrolled: a short segment then costs no loop, and each chunk's registers
  * are constant displacements from rdi. */
 static void emit_alu(struct emit *e, const struct hw_dinst *code, const struct seg *g, uint32_t w)
 {
    emit_prologue(e, code, g->pc, g->len, &g->a, w);
+   uint64_t stored[VWORDS];   /* what it writes that is live after it */
+   const uint64_t *after = e->live ? &e->live[(g->pc + g->len) * VWORDS] : NULL;
+   for (uint32_t i = 0; i < VWORDS; i++)
+      stored[i] = g->a.written[i] & (after ? after[i] : UINT64_MAX);
    for (uint32_t c = 0; g->a.vector && c < w / 8; c++) {
       move_vregs(e, &g->a, g->a.live_in, w, c, false);
       /* The same assignment again, instruction by instruction, for the
@@ -895,7 +968,7 @@ static void emit_alu(struct emit *e, const struct hw_dinst *code, const struct s
          if (assign(&a, &code[pc].in, &o) && shape_of(&code[pc].in) != SUNI)
             emit_inst(e, &code[pc].in, &o, c);
       }
-      move_vregs(e, &g->a, g->a.written, w, c, true);
+      move_vregs(e, &g->a, stored, w, c, true);
    }
 }
 
@@ -1791,8 +1864,10 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
       if (code[pc].in.op == ISA_OP_LDS)
          lds_site[pc] = sites++;
    }
-   struct emit e = {.gathers = calloc((size_t)sites * GATHER_WARPS + 1, 1), .lds_site = lds_site};
+   struct emit e = {.gathers = calloc((size_t)sites * GATHER_WARPS + 1, 1), .lds_site = lds_site,
+                    .live = liveness(code, n)};
    if (!lds_site || !e.gathers) {
+      free((void *)e.live);
       free(lds_site);
       free(e.gathers);
       return NULL;
@@ -1834,6 +1909,7 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
    free(e.b);
    free(e.gathers);
    free(lds_site);
+   free((void *)e.live);
    return j;
 }
 

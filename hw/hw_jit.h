@@ -28,7 +28,8 @@
  *
  * A block works lane-chunk by lane-chunk: eight lanes at a time it loads
  * the registers the run reads before writing into AVX registers, computes
- * the whole run there, and stores the registers it wrote. That is exact
+ * the whole run there, and stores the registers it wrote that are live
+ * after it (hw_jit.c, liveness). That is exact
  * because an ALU instruction's lane l reads only lane l of its sources.
  * Uniform instructions of the run (uniform destination and sources, the
  * loop counters and their compares) run once, as scalar code, before the

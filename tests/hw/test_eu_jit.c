@@ -35,6 +35,8 @@
  *   exit per warp and loop of 16 trips, instruction counts as interpreted;
  *   a loop that never ends still meets the watchdog); BRK outside any loop
  *   faults as interpreted;
+ * - a register a block wrote that no lane's own path reads again is not
+ *   stored, but one another lane reads through SHFL still is;
  * - a loop whose load walks 40 pages sums right; such a load running
  *   into the page after its allocation, or straddling its end, faults as
  *   interpreted;
@@ -584,6 +586,53 @@ static void test_loops_in_blocks(void)
 }
 
 /*
+ * A block need not store a register that no lane's own path reads again,
+ * but a SHFL reads other lanes' registers: here the lower half of each
+ * warp, in an IF, overwrites v1 and then shuffles the upper half's v1 (as
+ * the block computed it) while the upper half, outside the IF, overwrites
+ * its own. The results are the interpreter's at every width.
+ */
+static void test_shuffle_of_dead_register(void)
+{
+   enum { SIZE = 128 };
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      struct eut gpus[2];
+      init_pair(&gpus[0], &gpus[1]);
+      uint32_t got[2][SIZE];
+      for (int g = 0; g < 2; g++) {
+         struct eut *t = &gpus[g];
+         uint64_t out = eut_alloc(t, 4 * SIZE, 64);
+         uint64_t root[1] = {out};
+         uint64_t prog = eut_programf(t, ".warp %u\n"
+                                         "ldr.b64 u0 +0\n"
+                                         "s2r.lane_id v0\ns2r.local_index v6\n"
+                                         "iadd v1, v0, #100\nmov v3, #0\n"
+                                         "icmp.lt_u v2, v0, #%u\n"
+                                         "if _, v2 @e\n"
+                                         "   mov v1, #7\n"
+                                         "   mov v4, #%u\n"
+                                         "   shfl.xor v3, v1, v4\n"
+                                         "e: endif\n"
+                                         "mov v1, #0\n"
+                                         "shl v5, v6, #2\nzext64 v8, v5\niadd64 v8, v8, u0\n"
+                                         "stg.b32 _, v8, v3\nexit\n", w, w / 2, w / 2);
+         eut_run(t, &(struct eut_launch){.program = prog, .grid = {1}, .size = {SIZE},
+                                         .root = eut_root(t, root, 1)},
+                 "shuffle of a dead register");
+         memcpy(got[g], eut_ptr(t, out), sizeof(got[g]));
+      }
+      uint32_t bad = 0;
+      for (uint32_t i = 0; i < SIZE; i++)
+         bad += got[0][i] != got[1][i];
+      HWT_CHECK(!bad, "W=%u: %u results differ from the interpreter's (lane 0: 0x%x, "
+                "interpreter 0x%x)", w, bad, got[0][0], got[1][0]);
+      eut_fini(&gpus[0]);
+      eut_fini(&gpus[1]);
+   }
+}
+
+/*
  * bench_compute's reduction's first loop: each invocation sums the words
  * a grid's stride apart, so each warp's load walks the buffer 128 bytes a
  * trip (W=32) across 40 pages, in a block that loops; the sums are right
@@ -927,6 +976,7 @@ int main(void)
    HWT_RUN(test_accesses_in_blocks);
    HWT_RUN(test_loops_in_blocks);
    HWT_RUN(test_loop_over_pages);
+   HWT_RUN(test_shuffle_of_dead_register);
    HWT_RUN(test_barriers_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
