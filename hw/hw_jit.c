@@ -57,6 +57,7 @@ struct emit {
     * of its loop starts (emit_back). */
    uint32_t start, jmp, target;
    size_t switched, top;
+   uint32_t strides;   /* stride slots handed out (stride_slot) */
    uint8_t *gathers;   /* per LDS and warp: seen not consecutive (see gather_hint) */
    const uint32_t *lds_site;   /* per pc: the LDS's number, its row of gathers */
    const uint64_t *live;       /* per pc: the vector registers live there (liveness) */
@@ -1083,6 +1084,31 @@ static void emit_count_bytes(struct emit *e, uint32_t bytes)
    dword(e, bytes);
 }
 
+/* The red zone's slots below the chunks' (chunk_slot): the host address
+ * of a full warp's global access at one place of the block on its last
+ * trip, or 0 (emit_block clears them at entry). */
+#define STRIDE_SLOTS 7u
+static struct rm stride_slot(uint32_t k) { return M(RSP, -72 - 8 * (int32_t)k); }
+
+/* Prefetches what the access at rax (host address, 4 * w bytes; a store
+ * for writing) reaches on the block's next trip if it moves as it moved
+ * since the last: a grid-stride loop's warp moves a whole grid a trip,
+ * too far for the host's own prefetcher, and waited for every line. On a
+ * first trip (slot 0) it moves by 0. Prefetches never fault. */
+static void emit_prefetch(struct emit *e, uint32_t k, uint32_t w, bool store)
+{
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, stride_slot(k));   /* mov rcx, [slot] */
+   byte(e, 0x48), byte(e, 0x89), modrm(e, RAX, stride_slot(k));   /* mov [slot], rax */
+   byte(e, 0x48), byte(e, 0x85), byte(e, 0xc9);         /* test rcx, rcx */
+   byte(e, 0x48), byte(e, 0x0f), byte(e, 0x44), byte(e, 0xc8);    /* cmovz rcx, rax */
+   put(e, (const uint8_t[]){0x4c, 0x8d, 0x1c, 0x00}, 4);         /* lea r11, [rax + rax] */
+   byte(e, 0x49), byte(e, 0x29), byte(e, 0xcb);         /* sub r11, rcx: the next */
+   for (uint32_t off = 0; off < 4 * w; off += 64) {     /* prefetchw or prefetcht0 */
+      byte(e, 0x41), byte(e, 0x0f), byte(e, store ? 0x0d : 0x18);
+      modrm(e, 1, M(R11, (int32_t)off));
+   }
+}
+
 /* Fail jumps of an access, to patch to its return; NONE where unused. */
 #define NFAIL 7
 #define NONE_FAIL SIZE_MAX
@@ -1385,6 +1411,8 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
    emit_block_address(e, in, w, fail);
    bool load = in->op == ISA_OP_LDG || in->op == ISA_OP_LDS;
    bool global = in->op == ISA_OP_LDG || in->op == ISA_OP_STG;
+   if (global && e->strides < STRIDE_SLOTS)
+      emit_prefetch(e, e->strides++, w, in->op == ISA_OP_STG);
    int32_t reg = (int32_t)(isa_opnd_index(load ? in->dst : in->b) * w * 4);
    for (uint32_t c = 0; c < w / 8; c++) {
       int32_t off = (int32_t)(32 * c);
@@ -1715,6 +1743,12 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    for (uint32_t k = 0; k < p->count; k++) {
       if (p->seg[k].kind == SEG_JMP)
          e->target = code[p->seg[k].pc].in.imm;
+   }
+   e->strides = 0;
+   for (uint32_t k = 0, n = 0; k < p->count && n < STRIDE_SLOTS; k++) {
+      uint32_t op = code[p->seg[k].pc].in.op;
+      if (p->seg[k].kind == SEG_BLOCK && (op == ISA_OP_LDG || op == ISA_OP_STG))
+         byte(e, 0x48), byte(e, 0xc7), modrm(e, 0, stride_slot(n++)), dword(e, 0);
    }
    e->switched = e->len;
    if (uses_innermost(code, p))
