@@ -58,6 +58,8 @@ struct emit {
    uint32_t start, jmp, target;
    size_t switched, top;
    uint32_t strides;   /* stride slots handed out (stride_slot) */
+   uint32_t sel_if, sel_endif;   /* its selection's IF and ENDIF (UINT32_MAX: none) */
+   size_t sel_none;              /* the IF's jump where no lane's condition is set */
    uint8_t *gathers;   /* per LDS and warp: seen not consecutive (see gather_hint) */
    const uint32_t *lds_site;   /* per pc: the LDS's number, its row of gathers */
    const uint64_t *live;       /* per pc: the vector registers live there (liveness) */
@@ -611,6 +613,8 @@ enum seg_kind {
    SEG_BACK,     /* ENDLOOP, BRA_U or JMP back to the block's start (back_edge) */
    SEG_JMP,      /* a JMP the block follows (follows) */
    SEG_BAR,      /* a BAR ending the block (emit_bar) */
+   SEG_IF,       /* the IF of a selection the block takes whole (selection) */
+   SEG_ENDIF,    /* ... and its ENDIF */
 };
 
 struct seg {
@@ -697,6 +701,24 @@ static bool follows(const struct isa_inst *in, uint32_t n)
    return in->op == ISA_OP_JMP && in->imm < n;
 }
 
+/* An IF on a vector condition whose target is its ENDIF (no ELSE): a
+ * block may take the selection whole (emit_if), one per block. */
+static bool selection(const struct hw_dinst *code, const struct isa_inst *in, uint32_t at,
+                      uint32_t n)
+{
+   return in->op == ISA_OP_IF && isa_opnd_kind(in->a) == ISA_OPND_VREG && in->imm > at &&
+          in->imm < n && code[in->imm].in.op == ISA_OP_ENDIF;
+}
+
+/* What a block does not take inside a selection: what looks at the mask
+ * stack (leave checks, back edges: the IF's entry would be innermost) or
+ * would end or leave the block there (BAR, a followed JMP, BRA_U). */
+static bool not_in_selection(const struct isa_inst *in, uint32_t pc, uint32_t len, uint32_t n)
+{
+   return in->op == ISA_OP_BAR || back_edge(in, pc, len) || leave_check(in) ||
+          uniform_branch(in) || follows(in, n);
+}
+
 static enum seg_kind single_seg(const struct isa_inst *in)
 {
    return block_access(in) ? SEG_BLOCK : scalar_load(in) ? SEG_SCALAR : SEG_LEAVE;
@@ -719,6 +741,30 @@ static struct seg *open_seg(struct plan *p, enum seg_kind kind, uint32_t pc)
    return g;
 }
 
+/* A segment of its own for the instruction at `at` (run as the block's
+ * len-th), then a new ALU segment at `next`. */
+static struct seg *own_then(struct plan *p, struct seg *g, enum seg_kind kind, uint32_t at,
+                            uint32_t next)
+{
+   if (g->len == 0)
+      p->count--;   /* no ALU instruction since the last segment */
+   open_seg(p, kind, at)->len = 1;
+   p->len++;
+   return open_seg(p, SEG_ALU, next);
+}
+
+/* Whether a planned block pays for its call: a vector instruction, an
+ * access, a leave check or a selection. */
+static bool worth(const struct plan *p)
+{
+   for (uint32_t k = 0; k < p->count; k++) {
+      enum seg_kind kind = p->seg[k].kind;
+      if (kind == SEG_ALU ? p->seg[k].a.vector : kind < SEG_BACK || kind == SEG_IF)
+         return true;
+   }
+   return false;
+}
+
 /* The block's last instruction, a segment of its own, if one is left. */
 static bool close_with(struct plan *p, struct seg *g, enum seg_kind kind, uint32_t pc)
 {
@@ -733,17 +779,25 @@ static bool close_with(struct plan *p, struct seg *g, enum seg_kind kind, uint32
 
 /* The longest block from code[pc] that no jump enters past its start
  * (targets: bit pc of starts; past a followed JMP, no other code runs
- * it); len 0 if code[pc] does not begin one. */
+ * it); len 0 if code[pc] does not begin one. A selection it takes is
+ * taken whole, or the block ends before its IF. */
 static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uint64_t *starts,
                  struct plan *p)
 {
    p->len = p->count = 0;
    p->jmp = UINT32_MAX;
-   p->worth = false;
-   uint32_t at = pc;
+   uint32_t at = pc, sel = UINT32_MAX, endif = 0;   /* the selection's IF segment, ENDIF */
+   bool took = false;
    struct seg *g = open_seg(p, SEG_ALU, at);
    while (at < n) {
       const struct isa_inst *in = &code[at].in;
+      if (sel != UINT32_MAX && at == endif && p->count + 2 <= MAX_SEGS) {
+         g = own_then(p, g, SEG_ENDIF, at, at + 1);
+         at++, sel = UINT32_MAX;
+         continue;
+      }
+      if (sel != UINT32_MAX && (not_in_selection(in, pc, p->len, n) || hw_bit_test(starts, at)))
+         break;
       if (back_edge(in, pc, p->len)) {
          at += close_with(p, g, SEG_BACK, at);
          break;
@@ -755,18 +809,17 @@ static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uin
          break;
       }
       bool jump = p->jmp == UINT32_MAX && follows(in, n);
-      if (own_seg(in) || jump) {
+      bool take = !took && selection(code, in, at, n);
+      if (own_seg(in) || jump || take) {
          if (p->count + 2 > MAX_SEGS)
             break;
-         if (g->len == 0)
-            p->count--;   /* no ALU instruction since the last segment */
-         open_seg(p, jump ? SEG_JMP : single_seg(in), at)->len = 1;
-         p->worth = p->worth || !jump;
+         if (take)
+            sel = p->count - (g->len == 0), endif = in->imm, took = true;
          if (jump)
             p->jmp = p->len;
+         g = own_then(p, g, jump ? SEG_JMP : take ? SEG_IF : single_seg(in), at,
+                      jump ? in->imm : at + 1);
          at = jump ? in->imm : at + 1;
-         p->len++;
-         g = open_seg(p, SEG_ALU, at);
          continue;
       }
       struct alloc before = g->a;
@@ -778,11 +831,13 @@ static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uin
       g->len++;
       p->len++;
       at++;
-      p->worth = p->worth || g->a.vector;
    }
+   if (sel != UINT32_MAX)   /* not taken whole: the block ends before the IF */
+      p->count = sel, p->len = p->seg[sel].first, at = p->seg[sel].pc;
    p->end = at;
    if (p->count && p->seg[p->count - 1].len == 0)
       p->count--;
+   p->worth = worth(p);
 }
 
 /* rcx = cta->params (struct hw_launch_params *). */
@@ -1009,12 +1064,36 @@ static void emit_count(struct emit *e, size_t field, uint32_t n)
    byte(e, 0x48), byte(e, 0x81), modrm(e, 0, M(RDX, (int32_t)field)), dword(e, n);
 }
 
+/* Pushes the mask stack entry of the selection's IF, as L_IF does with
+ * every lane's condition set: the block, leaving inside the selection,
+ * leaves it to the interpreter's ENDIF to pop (emit_if checked there is
+ * room). */
+static void emit_push_if(struct emit *e)
+{
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RSP, 0));   /* mov rax, the warp */
+   byte(e, 0x8b), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, sp)));
+   byte(e, 0x44), byte(e, 0x69), modrm(e, 1, R(RCX)), dword(e, sizeof(struct hw_mask_entry));
+   byte(e, 0x4c), byte(e, 0x03), modrm(e, 1, M(RAX, (int32_t)offsetof(struct hw_warp, stack)));
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, exec)));
+   const int32_t saved = (int32_t)offsetof(struct hw_mask_entry, saved);
+   byte(e, 0x49), byte(e, 0x89), modrm(e, RCX, M(1, saved));   /* mov [r9 + saved], rcx */
+   const size_t zero[] = {offsetof(struct hw_mask_entry, other),
+                          offsetof(struct hw_mask_entry, cont)};
+   for (int k = 0; k < 2; k++)   /* mov qword [r9 + ...], 0 */
+      byte(e, 0x49), byte(e, 0xc7), modrm(e, 0, M(1, (int32_t)zero[k])), dword(e, 0);
+   byte(e, 0x41), byte(e, 0xc7), modrm(e, 0, M(1, (int32_t)offsetof(struct hw_mask_entry, kind)));
+   dword(e, HW_MASK_IF);
+   byte(e, 0xff), modrm(e, 0, M(RAX, (int32_t)offsetof(struct hw_warp, sp)));   /* inc dword */
+}
+
 /* Leaves the block having run `ran` of its instructions (in the order run),
  * for the interpreter to go on at the next: the count, where that is
  * start + ran; past the followed JMP, that pc is stored and the
  * instructions counted instead (HW_JIT_RESUME). */
 static void emit_stop(struct emit *e, uint32_t ran)
 {
+   if (e->sel_if != UINT32_MAX && ran > e->sel_if && ran <= e->sel_endif)
+      emit_push_if(e);
    if (e->jmp == UINT32_MAX || ran <= e->jmp) {
       emit_return(e, ran);
       return;
@@ -1696,6 +1775,52 @@ static void emit_bar(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
 }
 
 /*
+ * The IF of the block's selection, block index i (its ENDIF at
+ * e->sel_endif). With every lane's condition set, L_IF would push an
+ * entry, leave exec whole and ENDIF pop it again: the block runs the body
+ * (pushing the entry only where it leaves inside, emit_stop). With none
+ * set, L_IF jumps to the ENDIF, which restores exec: the block jumps past
+ * its ENDIF (emit_endif), taking the body's instructions off its count
+ * (all counting here is by position). A partial warp, or no room on the
+ * mask stack (the interpreter faults), is left to the interpreter at the IF.
+ */
+static void emit_if(struct emit *e, const struct isa_inst *in, uint32_t i, uint32_t w)
+{
+   const int32_t depth = (int32_t)(offsetof(struct hw_program, header) +
+                                   offsetof(struct isa_program_header, stack_depth));
+   size_t here[2];
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RSP, 0));   /* mov rax, the warp */
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, 1, M(RDX, (int32_t)offsetof(struct hw_cta, prog)));
+   byte(e, 0x45), byte(e, 0x0f), byte(e, 0xb7), modrm(e, 1, M(1, depth));   /* movzx r9d */
+   byte(e, 0x44), byte(e, 0x39), modrm(e, 1, M(RAX, (int32_t)offsetof(struct hw_warp, sp)));
+   here[0] = jump_fwd(e, 0x83);                          /* jae: no room (cmp [sp], r9d) */
+   int32_t a = (int32_t)(isa_opnd_index(in->a) * w * 4);
+   v3(e, VPXOR, 2, 2, R(2));                             /* zero */
+   v3(e, VPXOR, 3, 3, R(3));                             /* lanes set */
+   v3(e, VPXOR, 4, 4, R(4));                             /* lanes clear */
+   for (uint32_t c = 0; c < w / 8; c++) {
+      v2(e, VMOVDQU_LOAD, 0, M(RDI, a + (int32_t)(32 * c)));
+      v3(e, VPOR, 3, 3, R(0));
+      v3(e, VPCMPEQD, 1, 0, R(2));
+      v3(e, VPOR, 4, 4, R(1));
+   }
+   v2(e, VPTEST, 3, R(3));
+   size_t set = jump_fwd(e, 0x85);                       /* jnz: a lane's is set */
+   uint32_t body = e->sel_endif - i - 1;
+   emit_count(e, offsetof(struct hw_cta, insts), (uint32_t)-body);   /* sign-extended */
+   emit_count(e, offsetof(struct hw_cta, jit_insts), (uint32_t)-body);
+   e->sel_none = jump_fwd(e, 0);
+   patch(e, set);
+   v2(e, VPTEST, 4, R(4));
+   here[1] = jump_fwd(e, 0x85);                          /* jnz: a lane's is clear */
+   size_t all = jump_fwd(e, 0);
+   patch(e, here[0]);
+   patch(e, here[1]);
+   emit_exit(e, i);
+   patch(e, all);
+}
+
+/*
  * The back_edge ending a block that starts at its loop's head, block index
  * i. With every lane still running, L_ENDLOOP jumps back (BACK_EDGE), and
  * so does L_BRA_U where its register is not zero; the block does, to `top`
@@ -1742,9 +1867,14 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    mov_r8_consts(e);
    e->start = pc;
    e->jmp = p->jmp;
+   e->sel_if = e->sel_endif = UINT32_MAX;
    for (uint32_t k = 0; k < p->count; k++) {
       if (p->seg[k].kind == SEG_JMP)
          e->target = code[p->seg[k].pc].in.imm;
+      if (p->seg[k].kind == SEG_IF)
+         e->sel_if = p->seg[k].first;
+      if (p->seg[k].kind == SEG_ENDIF)
+         e->sel_endif = p->seg[k].first;
    }
    e->strides = 0;
    for (uint32_t k = 0, n = 0; k < p->count && n < STRIDE_SLOTS; k++) {
@@ -1766,6 +1896,8 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
       case SEG_BACK: emit_back(e, in, g->first, e->top); break;
       case SEG_JMP: emit_jmp(e, in, g->first, g->pc); break;
       case SEG_BAR: emit_bar(e, g->first, g->pc, w); break;
+      case SEG_IF: emit_if(e, in, g->first, w); break;
+      case SEG_ENDIF: patch(e, e->sel_none); break;
       case SEG_ALU: emit_alu(e, code, g, w); break;
       }
    }

@@ -23,8 +23,9 @@
  * interpreter then runs from that instruction on, faults included. BRK
  * and CONT that no lane takes and BRA_U not taken go on inside a block;
  * a block from a loop's head to its back edge loops itself; a block
- * follows one JMP to its target; a block may end at a BAR, where the
- * CTA's next warp goes on (see fn below).
+ * follows one JMP to its target; a block may take one IF ... ENDIF
+ * whole when every lane's condition is set or none is; a block may end
+ * at a BAR, where the CTA's next warp goes on (see fn below).
  * With SOFTGPU_PERF_MAP, blocks are named for perf (hw_jit_compile).
  *
  * A block works lane-chunk by lane-chunk: eight lanes at a time it loads

@@ -35,6 +35,11 @@
  *   exit per warp and loop of 16 trips, instruction counts as interpreted;
  *   a loop that never ends still meets the watchdog); BRK outside any loop
  *   faults as interpreted;
+ * - selections (IF ... ENDIF) in blocks: a reduction's tree (every
+ *   lane's condition set, none, part), a body leaving an access to the
+ *   interpreter, results and counts as interpreted, the exact number of
+ *   instructions interpreted; an IF with no room on the mask stack
+ *   faults as interpreted;
  * - a register a block wrote that no lane's own path reads again is not
  *   stored, but one another lane reads through SHFL still is;
  * - a loop whose load walks 40 pages sums right; such a load running
@@ -354,6 +359,18 @@ static struct hw_gpu_stats stats_of(struct eut *t)
    return s;
 }
 
+/* Where the native tier runs, it left exactly `expected` of the
+ * instructions run in CTAs of `size` to the interpreter. */
+static void check_interpreted(const struct hw_gpu_stats *s, uint64_t expected, uint32_t w,
+                              uint32_t size)
+{
+   uint64_t interpreted = s->warp_instructions - s->jit_instructions;
+   HWT_CHECK(!jit_expected() || interpreted == expected,
+             "W=%u, %u invocations: %llu of %llu instructions interpreted, expected %llu", w,
+             size, (unsigned long long)interpreted, (unsigned long long)s->warp_instructions,
+             (unsigned long long)expected);
+}
+
 static void test_random_programs(void)
 {
    uint64_t rng = 0x5eed1234abcdull;
@@ -569,13 +586,7 @@ static void test_loops_in_blocks(void)
        * BRA_U taken on the 17th; EXIT. Everything else ran compiled: the
        * second loop's ENDLOOP, the third's BRA_U, the fourth's BRA_U not
        * taken and its JMP back to the head included. */
-      uint64_t interpreted = 2 + 2 * TRIPS + 3 + 2 + 1 + 1;
-      if (jit_expected())
-         HWT_CHECK(st[0].warp_instructions - st[0].jit_instructions == interpreted * warps,
-                   "W=%u: %llu of %llu instructions interpreted, expected %llu", w,
-                   (unsigned long long)(st[0].warp_instructions - st[0].jit_instructions),
-                   (unsigned long long)st[0].warp_instructions,
-                   (unsigned long long)(interpreted * warps));
+      check_interpreted(&st[0], (2 + 2 * TRIPS + 3 + 2 + 1 + 1) * warps, w, SIZE);
       HWT_CHECK(st[0].warp_instructions == st[1].warp_instructions,
                 "W=%u: %llu instructions counted, the interpreter counts %llu", w,
                 (unsigned long long)st[0].warp_instructions,
@@ -583,6 +594,119 @@ static void test_loops_in_blocks(void)
       eut_fini(&gpus[0]);
       eut_fini(&gpus[1]);
    }
+}
+
+static char *run_faulting(struct eut *t, const char *text, const uint64_t *root,
+                          const char *what);
+
+/* bench_compute's reduction's tree, then a selection whose body has a
+ * load the block leaves to the interpreter (lanes 8 bytes apart), then one
+ * for lane 0 alone: the program text for width w. */
+static char *tree_program(uint32_t w, uint32_t size)
+{
+   struct eut_text t = {0};
+   eut_text_add(&t, ".warp %u\n"
+                    "ldr.b64 u0 +0\nldr.b64 u2 +8\nldr.b64 u4 +16\n"
+                    "s2r.local_index v0\ns2r.group_id_x u8\ns2r.group_size_x u9\n"
+                    "shl v1, v0, #2\nimad v2, u8, u9, v0\n"
+                    "sts.b32 _, v1, v2\nbar\n", w);
+   for (uint32_t k = size / 2; k > 0; k /= 2)
+      eut_text_add(&t, "icmp.lt_u v3, v0, #%u\n"
+                       "if _, v3 @e%u\n"
+                       "   lds.b32 v4, v1 +%u\nlds.b32 v5, v1\n"
+                       "   iadd v5, v5, v4\nsts.b32 _, v1, v5\n"
+                       "e%u: endif\nbar\n", k, k, 4 * k, k);
+   eut_text_add(&t, "icmp.lt_u v3, v0, #%u\n"
+                    "if _, v3 @f\n"
+                    "   shl v10, v2, #3\nzext64 v12, v10\niadd64 v12, v12, u2\n"
+                    "   ldg.b32 v11, v12\n"
+                    "   iadd v11, v11, #1\n"
+                    "   shl v10, v2, #2\nzext64 v12, v10\niadd64 v12, v12, u4\n"
+                    "   stg.b32 _, v12, v11\n"
+                    "f: endif\n"
+                    "icmp.eq v3, v0, #0\n"
+                    "if _, v3 @g\n"
+                    "   lds.b32 v4, v1\nmov v6, u8\nshl v6, v6, #2\n"
+                    "   zext64 v8, v6\niadd64 v8, v8, u0\nstg.b32 _, v8, v4\n"
+                    "g: endif\nexit\n", size);
+   return t.s;
+}
+
+/*
+ * Selections in blocks: a tree reduction's levels (an IF with every lane's
+ * condition set in some warps, none in others, part in one at the last
+ * levels, between BARs), a selection whose body leaves an access to the
+ * interpreter (the block pushes the IF's mask entry for it), and one of a
+ * single lane. The sums and loads are right, the counts are the
+ * interpreter's, and in CTAs of 256 exactly these are interpreted: the
+ * first BAR's last warp's; per level the BAR where the last warp arrives
+ * and, below W, warp 0's IF, body, ENDIF and BAR; each warp's strided
+ * load, its ENDIF (a block runs what lies between) and EXIT; warp 0's
+ * last IF, body and ENDIF.
+ */
+static void test_selections_in_blocks(void)
+{
+   enum { SIZE = 256, CTAS = 3, COUNT = SIZE * CTAS };
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      char *text = tree_program(w, SIZE);
+      struct eut gpus[2];
+      init_pair(&gpus[0], &gpus[1]);
+      struct hw_gpu_stats st[2];
+      for (int g = 0; g < 2; g++) {
+         struct eut *t = &gpus[g];
+         uint64_t out = eut_alloc(t, 4 * CTAS, 64), in = eut_alloc(t, 8 * COUNT, 64);
+         uint64_t out2 = eut_alloc(t, 4 * COUNT, 64);
+         uint32_t *x = eut_ptr(t, in);
+         for (uint32_t i = 0; i < 2 * COUNT; i++)
+            x[i] = i * 7u;
+         uint64_t root[3] = {out, in, out2};
+         eut_run(t, &(struct eut_launch){.program = eut_program(t, text), .grid = {CTAS},
+                                         .size = {SIZE}, .shared_bytes = 4 * SIZE,
+                                         .root = eut_root(t, root, 3)},
+                 "tree");
+         const uint32_t *y = eut_ptr(t, out), *y2 = eut_ptr(t, out2);
+         uint32_t bad = 0;
+         for (uint32_t c = 0; c < CTAS; c++)
+            bad += y[c] != (c * SIZE + (c + 1) * SIZE - 1) * SIZE / 2;
+         for (uint32_t i = 0; i < COUNT; i++)
+            bad += y2[i] != x[2 * i] + 1;
+         HWT_CHECK(!bad, "W=%u%s: %u results wrong", w, g ? " (interpreted)" : "", bad);
+         st[g] = stats_of(t);
+      }
+      HWT_CHECK(st[0].warp_instructions == st[1].warp_instructions &&
+                st[0].barrier_waits == st[1].barrier_waits,
+                "W=%u: %llu instructions and %llu barrier waits counted, the interpreter "
+                "counts %llu and %llu", w, (unsigned long long)st[0].warp_instructions,
+                (unsigned long long)st[0].barrier_waits,
+                (unsigned long long)st[1].warp_instructions,
+                (unsigned long long)st[1].barrier_waits);
+      uint64_t warps = SIZE / w, per_cta = 1;   /* the first BAR's last warp */
+      for (uint32_t k = SIZE / 2; k > 0; k /= 2)
+         per_cta += 1 + (k < w ? 7 : 0);
+      per_cta += warps * 3 + 8;
+      check_interpreted(&st[0], CTAS * per_cta, w, SIZE);
+      eut_fini(&gpus[0]);
+      eut_fini(&gpus[1]);
+      free(text);
+   }
+   /* A selection in a loop with a .stack of 1: its IF has no room for its
+    * entry, and faults as interpreted. */
+   struct eut jit, ref;
+   init_pair(&jit, &ref);
+   static const char overflow[] = ".warp 32\n.stack 1\ns2r.local_index v0\nloop\n"
+                                  "h: icmp.lt_u v3, v0, #1000\n"
+                                  "   if _, v3 @e\n      iadd v4, v0, #1\n   e: endif\n"
+                                  "   brk _, v3 @end\nend: endloop @h\nexit\n";
+   uint64_t root[4] = {0};
+   char *lines[2] = {run_faulting(&jit, overflow, root, "selection past the mask stack"),
+                     run_faulting(&ref, overflow, root, "selection past the mask stack")};
+   HWT_CHECK(!strcmp(lines[0], lines[1]), "selection past the mask stack: the native tier's "
+             "fault \"%s\", the interpreter's \"%s\"", lines[0], lines[1]);
+   free(lines[0]);
+   free(lines[1]);
+   eut_fini(&jit);
+   eut_fini(&ref);
 }
 
 /*
@@ -766,17 +890,10 @@ static void test_barriers_in_blocks(void)
          uint64_t interpreted = size % w == 0 ? CTAS * (2 * TRIPS + 3 * warps)
                                               : CTAS * (3 * (warps - 1) + 19 + 9 * TRIPS);
          uint64_t exits = size % w == 0 ? CTAS * (2 * TRIPS + warps) : CTAS * (warps - 1);
-         if (jit_expected()) {
-            HWT_CHECK(st[0].warp_instructions - st[0].jit_instructions == interpreted,
-                      "W=%u, %u invocations: %llu of %llu instructions interpreted, expected "
-                      "%llu", w, size,
-                      (unsigned long long)(st[0].warp_instructions - st[0].jit_instructions),
-                      (unsigned long long)st[0].warp_instructions,
-                      (unsigned long long)interpreted);
-            HWT_CHECK(st[0].jit_exits == exits, "W=%u, %u invocations: compiled runs left %llu "
-                      "instructions to the interpreter, expected %llu", w, size,
-                      (unsigned long long)st[0].jit_exits, (unsigned long long)exits);
-         }
+         check_interpreted(&st[0], interpreted, w, size);
+         HWT_CHECK(!jit_expected() || st[0].jit_exits == exits, "W=%u, %u invocations: "
+                   "compiled runs left %llu instructions to the interpreter, expected %llu", w,
+                   size, (unsigned long long)st[0].jit_exits, (unsigned long long)exits);
          eut_fini(&gpus[0]);
          eut_fini(&gpus[1]);
       }
@@ -978,6 +1095,7 @@ int main(void)
    HWT_RUN(test_loop_over_pages);
    HWT_RUN(test_shuffle_of_dead_register);
    HWT_RUN(test_barriers_in_blocks);
+   HWT_RUN(test_selections_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
    return hwt_finish();
