@@ -1303,8 +1303,9 @@ static void add_jumps(struct emit *e, struct jumps *j, const size_t *at, uint32_
 
 /* Chunk c's host address goes below the stack pointer: the red zone
  * (System V AMD64 ABI, 3.2.2), free to a function that calls nothing. Its
- * 128 bytes: chunk slots at -8 to -64, the innermost mask entry's kind
- * at -128 (innermost_slot). */
+ * 128 bytes: chunk slots at -8 to -64, stride slots at -72 to -120
+ * (stride_slot), the innermost mask entry's kind at -128
+ * (innermost_slot). */
 static struct rm chunk_slot(uint32_t c) { return M(RSP, -8 - 8 * (int32_t)c); }
 
 /* Chunk c's host address into its slot: its lanes are consecutive (a span
@@ -1854,6 +1855,29 @@ static void emit_back(struct emit *e, const struct isa_inst *in, uint32_t i, siz
       patch(e, not_taken);
 }
 
+/* What the block's segments need to know of it (struct emit), and its
+ * stride slots cleared. */
+static void emit_entry(struct emit *e, const struct hw_dinst *code, uint32_t pc,
+                       const struct plan *p)
+{
+   e->start = pc;
+   e->jmp = p->jmp;
+   e->sel_if = e->sel_endif = UINT32_MAX;
+   e->strides = 0;
+   for (uint32_t k = 0, n = 0; k < p->count; k++) {
+      const struct seg *g = &p->seg[k];
+      uint32_t op = code[g->pc].in.op;
+      if (g->kind == SEG_JMP)
+         e->target = code[g->pc].in.imm;
+      if (g->kind == SEG_IF)
+         e->sel_if = g->first;
+      if (g->kind == SEG_ENDIF)
+         e->sel_endif = g->first;
+      if (g->kind == SEG_BLOCK && (op == ISA_OP_LDG || op == ISA_OP_STG) && n < STRIDE_SLOTS)
+         byte(e, 0x48), byte(e, 0xc7), modrm(e, 0, stride_slot(n++)), dword(e, 0);
+   }
+}
+
 /*
  * One block: fn(v = rdi, u = rsi, cta = rdx, warp = rcx) returns how many
  * of its instructions it ran (all, or up to an access it left to the
@@ -1865,24 +1889,8 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
 {
    byte(e, 0x51);                                        /* push rcx */
    mov_r8_consts(e);
-   e->start = pc;
-   e->jmp = p->jmp;
-   e->sel_if = e->sel_endif = UINT32_MAX;
-   for (uint32_t k = 0; k < p->count; k++) {
-      if (p->seg[k].kind == SEG_JMP)
-         e->target = code[p->seg[k].pc].in.imm;
-      if (p->seg[k].kind == SEG_IF)
-         e->sel_if = p->seg[k].first;
-      if (p->seg[k].kind == SEG_ENDIF)
-         e->sel_endif = p->seg[k].first;
-   }
-   e->strides = 0;
-   for (uint32_t k = 0, n = 0; k < p->count && n < STRIDE_SLOTS; k++) {
-      uint32_t op = code[p->seg[k].pc].in.op;
-      if (p->seg[k].kind == SEG_BLOCK && (op == ISA_OP_LDG || op == ISA_OP_STG))
-         byte(e, 0x48), byte(e, 0xc7), modrm(e, 0, stride_slot(n++)), dword(e, 0);
-   }
-   e->switched = e->len;
+   emit_entry(e, code, pc, p);
+   e->switched = e->len;   /* a warp switch keeps the stride slots: harmless hints */
    if (uses_innermost(code, p))
       emit_innermost_kind(e);
    e->top = e->len;
