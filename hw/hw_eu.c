@@ -476,6 +476,7 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
    cta->budget = HW_WARP_BUDGET;
    cta->insts = cta->global_bytes = cta->jit_exits = cta->jit_insts = cta->barrier_waits = 0;
    cta->current = 0;
+   memset(cta->pages, 0xff, sizeof(cta->pages));
    cta->fault.set = false;
    /* What the interpreter changes, whichever way the last CTA ended (exit,
     * barrier, fault); the lane mask only where exec changed. */

@@ -76,6 +76,8 @@ struct hw_fault_info {
    char what[256];
 };
 
+#define HW_PAGE_SITES 8u
+
 /* One CTA being run by one worker. */
 struct hw_cta {
    const struct hw_program *prog;
@@ -98,6 +100,11 @@ struct hw_cta {
     * with the next running warp (in index order, as run_warps would)
     * rather than return, and returns for the warp this names. */
    uint32_t current;
+   /* The VA page each of the program's first HW_PAGE_SITES global access
+    * sites last found live in this CTA, or UINT64_MAX (hw_jit.c,
+    * emit_check): the CTA's other warps' accesses there, in that page,
+    * need no more check. */
+   uint64_t pages[HW_PAGE_SITES];
    struct hw_fault_info fault;
 };
 

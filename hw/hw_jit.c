@@ -62,6 +62,8 @@ struct emit {
    size_t sel_none;              /* the IF's jump where no lane's condition is set */
    uint8_t *gathers;   /* per LDS and warp: seen not consecutive (see gather_hint) */
    const uint32_t *lds_site;   /* per pc: the LDS's number, its row of gathers */
+   const uint32_t *page_site;  /* per pc: the access's page slot, or UINT32_MAX */
+   bool looping;               /* the block being emitted loops (SEG_BACK) */
    const uint64_t *live;       /* per pc: the vector registers live there (liveness) */
 };
 
@@ -1117,14 +1119,54 @@ static void emit_exit(struct emit *e, uint32_t at)
    emit_stop(e, at);
 }
 
+/* Fail jumps of an access, to patch to its return; NONE where unused. */
+#define NFAIL 7
+#define NONE_FAIL SIZE_MAX
+
+/* r11 = the page of rax. */
+static void page_of_rax(struct emit *e)
+{
+   put(e, (const uint8_t[]){0x49, 0x89, 0xc3, 0x49, 0xc1, 0xeb, 12}, 7);   /* mov, shr r11 */
+}
+
+/* The page slot (struct hw_cta's pages[]) of the access at pc, or -1:
+ * one of the program's first HW_PAGE_SITES global access sites, and for
+ * a full warp's access, not in a loop (a grid-stride loop's warp is on a
+ * new page every trip: the slot would only cost there). */
+static int page_slot(const struct emit *e, uint32_t pc, bool warp)
+{
+   uint32_t k = e->page_site[pc];
+   return k == UINT32_MAX || (warp && e->looping) ? -1 : (int)k;
+}
+
 /* rax = the host address of [rax, rax + size), size at most a page, as
  * hw_mem_check finds it, or a jump to patch (*fail) where that returns
  * NULL: the range wraps, ends past the VA space, or its first or last
  * page is not live (no page lies between them). Inline, in r9-r11 and
- * rcx: a call would cost more than the check. */
-static void emit_check(struct emit *e, uint32_t size, size_t fail[4])
+ * rcx: a call would cost more than the check. With a page slot (slot >=
+ * 0), a range inside the page the slot holds needs no more (the CTA's
+ * other warps there: a stream's warps, the root table's words); a live
+ * page found is kept there. A page freed meanwhile is an application's
+ * bug the CTA may then miss: freed pages stay mapped (hw_mem_free punches
+ * them out of the backing file), so nothing worse follows. */
+static void emit_check(struct emit *e, uint32_t size, size_t fail[4], int slot)
 {
    const int32_t mem = (int32_t)offsetof(struct hw_cta, mem);
+   const struct rm cached = M(RDX, (int32_t)(offsetof(struct hw_cta, pages) + 8 * (size_t)slot));
+   size_t known = NONE_FAIL;
+   if (slot >= 0) {   /* one page, and that one: a wrapping range spans two */
+      page_of_rax(e);
+      byte(e, 0x48), byte(e, 0x8d), modrm(e, RCX, M(RAX, (int32_t)size - 1));   /* lea rcx */
+      put(e, (const uint8_t[]){0x48, 0xc1, 0xe9, 12, 0x49, 0x39, 0xcb}, 7);   /* shr; cmp */
+      size_t pages = jump_fwd(e, 0x85);                                   /* jne: two */
+      byte(e, 0x4c), byte(e, 0x3b), modrm(e, 3, cached);                  /* cmp r11, [slot] */
+      size_t other = jump_fwd(e, 0x85);
+      byte(e, 0x4c), byte(e, 0x8b), modrm(e, 1, M(RDX, mem));            /* mov r9, cta->mem */
+      byte(e, 0x49), byte(e, 0x03), modrm(e, RAX, M(1, (int32_t)offsetof(struct hw_mem, base)));
+      known = jump_fwd(e, 0);
+      patch(e, pages);
+      patch(e, other);
+   }
    static const uint8_t first_page[] = {
       0x49, 0x89, 0xc3,         /* mov r11, rax */
       0x49, 0xc1, 0xeb, 12,     /* shr r11, 12: the first page */
@@ -1151,8 +1193,14 @@ static void emit_check(struct emit *e, uint32_t size, size_t fail[4])
    fail[2] = jump_fwd(e, 0x83);                                        /* jnc: not live */
    put(e, last_page, sizeof(last_page));
    fail[3] = jump_fwd(e, 0x83);
+   if (slot >= 0) {
+      page_of_rax(e);
+      byte(e, 0x4c), byte(e, 0x89), modrm(e, 3, cached);                 /* mov [slot], r11 */
+   }
    byte(e, 0x4c), byte(e, 0x8b), modrm(e, 1, M(RDX, mem));            /* mov r9, cta->mem */
    byte(e, 0x49), byte(e, 0x03), modrm(e, RAX, M(1, (int32_t)offsetof(struct hw_mem, base)));
+   if (known != NONE_FAIL)
+      patch(e, known);
 }
 
 /* cta->global_bytes += bytes, as the interpreter counts. */
@@ -1189,10 +1237,6 @@ static void emit_prefetch(struct emit *e, uint32_t k, uint32_t w, bool store)
       modrm(e, 1, M(R11, (int32_t)off));
    }
 }
-
-/* Fail jumps of an access, to patch to its return; NONE where unused. */
-#define NFAIL 7
-#define NONE_FAIL SIZE_MAX
 
 /* ymm2 &= lane l of the register at [rdi + at] equals lane 0's + 4 * l
  * (step), or lane 0's (!step: the high halves of consecutive addresses
@@ -1233,7 +1277,7 @@ static void emit_shared_host(struct emit *e, const struct isa_inst *in, uint32_t
  * lane's high half does not carry: the interpreter's addresses would not
  * be consecutive), misaligned, or not live (emit_check). */
 static void emit_global_host(struct emit *e, const struct isa_inst *in, int32_t hi, uint32_t size,
-                             size_t fail[6])
+                             size_t fail[6], int slot)
 {
    fail[0] = NONE_FAIL;
    if (size > 4) {
@@ -1246,7 +1290,7 @@ static void emit_global_host(struct emit *e, const struct isa_inst *in, int32_t 
    byte(e, 0x48), byte(e, 0x05), dword(e, in->imm);      /* add rax, sign-extended imm */
    byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
    fail[1] = jump_fwd(e, 0x85);                          /* jnz: misaligned */
-   emit_check(e, size, &fail[2]);
+   emit_check(e, size, &fail[2], slot);
 }
 
 /* eax == -1, ymm2's lanes all set, or a jump (cc: 0x85 jne) to patch. */
@@ -1262,8 +1306,8 @@ static size_t unless_all(struct emit *e, uint8_t cc)
  * register of offsets for shared memory), or a jump to a fail[] entry:
  * lanes not 4 bytes apart, or a check of emit_shared_host or
  * emit_global_host failing. */
-static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32_t w,
-                               size_t fail[NFAIL])
+static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32_t pc,
+                               uint32_t w, size_t fail[NFAIL])
 {
    bool shared = in->op == ISA_OP_LDS || in->op == ISA_OP_STS;
    int32_t lo = (int32_t)(isa_opnd_index(in->a) * w * 4), hi = lo + (int32_t)(w * 4);
@@ -1278,7 +1322,7 @@ static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32
    if (shared)
       emit_shared_host(e, in, 4 * w, &fail[1]);
    else
-      emit_global_host(e, in, hi, 4 * w, &fail[1]);
+      emit_global_host(e, in, hi, 4 * w, &fail[1], page_slot(e, pc, true));
 }
 
 /* Forward jumps to patch to one place. */
@@ -1322,7 +1366,7 @@ static void chunk_address(struct emit *e, const struct isa_inst *in, int32_t lo,
       emit_shared_host(e, in, size, fail);
       add_jumps(e, j, fail, 2);
    } else {
-      emit_global_host(e, in, hi, size, fail);
+      emit_global_host(e, in, hi, size, fail, -1);
       add_jumps(e, j, fail, 6);
    }
    if (!consecutive)
@@ -1490,7 +1534,7 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
       hinted = jump_fwd(e, 0x85);                        /* jne: gather */
    }
    size_t fail[NFAIL];
-   emit_block_address(e, in, w, fail);
+   emit_block_address(e, in, pc, w, fail);
    bool load = in->op == ISA_OP_LDG || in->op == ISA_OP_LDS;
    bool global = in->op == ISA_OP_LDG || in->op == ISA_OP_STG;
    if (global && e->strides < STRIDE_SLOTS)
@@ -1540,7 +1584,7 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
  * for LDR, zero-extended as the interpreter adds it; the uniform pair +
  * sign-extended imm for LDG), its checks, the words into u[]. Any check
  * failing returns i: the interpreter runs the load again and faults. */
-static void emit_scalar_load(struct emit *e, const struct isa_inst *in, uint32_t i)
+static void emit_scalar_load(struct emit *e, const struct isa_inst *in, uint32_t pc, uint32_t i)
 {
    uint32_t n = ISA_MEM_WIDTH(in->mod);
    if (in->op == ISA_OP_LDR) {
@@ -1560,7 +1604,7 @@ static void emit_scalar_load(struct emit *e, const struct isa_inst *in, uint32_t
    size_t fail[5];
    byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
    fail[0] = jump_fwd(e, 0x85);                          /* jnz: misaligned */
-   emit_check(e, 4 * n, &fail[1]);
+   emit_check(e, 4 * n, &fail[1], page_slot(e, pc, false));
    int32_t d = (int32_t)(4 * isa_opnd_index(in->dst));
    for (uint32_t k = 0; k < n; k++) {
       byte(e, 0x8b), modrm(e, RCX, M(RAX, (int32_t)(4 * k)));    /* mov ecx, [rax + 4k] */
@@ -1864,6 +1908,7 @@ static void emit_entry(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    e->jmp = p->jmp;
    e->sel_if = e->sel_endif = UINT32_MAX;
    e->strides = 0;
+   e->looping = false;
    for (uint32_t k = 0, n = 0; k < p->count; k++) {
       const struct seg *g = &p->seg[k];
       uint32_t op = code[g->pc].in.op;
@@ -1873,6 +1918,7 @@ static void emit_entry(struct emit *e, const struct hw_dinst *code, uint32_t pc,
          e->sel_if = g->first;
       if (g->kind == SEG_ENDIF)
          e->sel_endif = g->first;
+      e->looping = e->looping || g->kind == SEG_BACK;
       if (g->kind == SEG_BLOCK && (op == ISA_OP_LDG || op == ISA_OP_STG) && n < STRIDE_SLOTS)
          byte(e, 0x48), byte(e, 0xc7), modrm(e, 0, stride_slot(n++)), dword(e, 0);
    }
@@ -1899,7 +1945,7 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
       const struct isa_inst *in = &code[g->pc].in;
       switch (g->kind) {
       case SEG_BLOCK: emit_access(e, in, g->pc, g->first, w); break;
-      case SEG_SCALAR: emit_scalar_load(e, in, g->first); break;
+      case SEG_SCALAR: emit_scalar_load(e, in, g->pc, g->first); break;
       case SEG_LEAVE: emit_leave(e, in, g->first, w); break;
       case SEG_BACK: emit_back(e, in, g->first, e->top); break;
       case SEG_JMP: emit_jmp(e, in, g->first, g->pc); break;
@@ -2035,13 +2081,18 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
                               uint32_t *blocks)
 {
    *blocks = 0;
-   uint32_t *lds_site = calloc(n + 1, sizeof(uint32_t)), sites = 0;
+   /* Per pc: an LDS's row of gather hints; a global access's page slot. */
+   uint32_t *lds_site = calloc(2 * ((size_t)n + 1), sizeof(uint32_t)), sites = 0, pages = 0;
+   uint32_t *page_site = lds_site ? lds_site + n + 1 : NULL;
    for (uint32_t pc = 0; lds_site && pc < n; pc++) {
-      if (code[pc].in.op == ISA_OP_LDS)
+      enum isa_op op = (enum isa_op)code[pc].in.op;
+      if (op == ISA_OP_LDS)
          lds_site[pc] = sites++;
+      bool global = op == ISA_OP_LDG || op == ISA_OP_STG || op == ISA_OP_LDR;
+      page_site[pc] = global && pages < HW_PAGE_SITES ? pages++ : UINT32_MAX;
    }
    struct emit e = {.gathers = calloc((size_t)sites * GATHER_WARPS + 1, 1), .lds_site = lds_site,
-                    .live = liveness(code, n)};
+                    .page_site = page_site, .live = liveness(code, n)};
    if (!lds_site || !e.gathers) {
       free((void *)e.live);
       free(lds_site);

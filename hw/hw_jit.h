@@ -14,7 +14,8 @@
  * runs too. A run may also take global and shared loads and stores of
  * one dword per lane, and loads into uniform registers (LDR, and LDG from
  * a uniform address): the block does a full warp's access to consecutive
- * live addresses (prefetching a later trip's, hw_jit.c emit_prefetch)
+ * live addresses (a page found live is kept for the CTA's other warps;
+ * a later trip's prefetched, hw_jit.c emit_prefetch)
  * or shared offsets, chunk by chunk when only its chunks
  * of 8 lanes are consecutive (or, LDG, one address each), by a gather for
  * other shared loads (a warp that gathered at an LDS once gathers there

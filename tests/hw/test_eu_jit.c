@@ -42,6 +42,9 @@
  *   faults as interpreted;
  * - a register a block wrote that no lane's own path reads again is not
  *   stored, but one another lane reads through SHFL still is;
+ * - the page a warp's access found live is kept for the CTA's other
+ *   warps: one in the next page, or straddling into it, faults as
+ *   interpreted;
  * - a loop whose load walks 40 pages sums right; such a load running
  *   into the page after its allocation, or straddling its end, faults as
  *   interpreted;
@@ -1048,6 +1051,12 @@ static void test_faults_as_interpreted(void)
       {"BRK outside a loop", "mov v10, #0\nbrk _, v10 @0"},
       /* Warp 0 waits at the first BAR, in a block that goes on with warp
        * 1 at its start; warp 1 branches to the other. */
+      /* Warp 0's load ends where the allocation does (its page kept in
+       * the CTA's page slot), warp 1's is all in the next page. */
+      {"warp load of the page after another warp's", "ldg.b32 v8, v6 +3968"},
+      /* Warp 0's load is in the allocation's last page, warp 1's starts
+       * there and runs past it from lane 16 on. */
+      {"warp load straddling from another warp's page", "ldg.b32 v8, v6 +3904"},
       /* A loop's load walks a warp's 128 bytes a trip, in a block that
        * loops: warp 0's 33rd is past the allocation, in the next page. */
       {"warp load in a loop running into the next page",
