@@ -684,13 +684,12 @@ static bool uniform_branch(const struct isa_inst *in)
  * pc, or a BRA_U on a uniform register or a JMP back to it: the block's
  * last instruction, which jumps back to its start. Its own pc may be a
  * jump target (BRK's, for lanes leaving): such a jump runs the
- * interpreter's ENDLOOP, as it would without the block. At most 127
- * instructions before it (one byte in emit_back). */
+ * interpreter's ENDLOOP, as it would without the block. */
 static bool back_edge(const struct isa_inst *in, uint32_t pc, uint32_t len)
 {
    bool loop = in->op == ISA_OP_ENDLOOP || in->op == ISA_OP_JMP ||
                (in->op == ISA_OP_BRA_U && isa_opnd_kind(in->a) == ISA_OPND_UREG);
-   return loop && in->imm == pc && len > 0 && len < 127;
+   return loop && in->imm == pc && len > 0;
 }
 
 /* A JMP the block follows: its code goes on at the target (one JMP per
@@ -855,10 +854,17 @@ static void emit_shared_bytes(struct emit *e)
    byte(e, 0x8b), modrm(e, RCX, M(RCX, (int32_t)offsetof(struct hw_launch_params, shared_bytes)));
 }
 
+/* rax = the warp the block runs (pushed at its entry, replaced at a warp
+ * switch: emit_block, emit_bar). */
+static void warp_to_rax(struct emit *e)
+{
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RSP, 0));   /* mov rax, [rsp] */
+}
+
 /* eax = the warp's index in its CTA (the warp is at [rsp]: emit_block). */
 static void emit_warp_index(struct emit *e)
 {
-   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RSP, 0));   /* mov rax, [rsp] */
+   warp_to_rax(e);
    byte(e, 0x8b), modrm(e, RAX, M(RAX, (int32_t)offsetof(struct hw_warp, index)));
 }
 
@@ -1072,7 +1078,7 @@ static void emit_count(struct emit *e, size_t field, uint32_t n)
  * room). */
 static void emit_push_if(struct emit *e)
 {
-   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RSP, 0));   /* mov rax, the warp */
+   warp_to_rax(e);
    byte(e, 0x8b), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, sp)));
    byte(e, 0x44), byte(e, 0x69), modrm(e, 1, R(RCX)), dword(e, sizeof(struct hw_mask_entry));
    byte(e, 0x4c), byte(e, 0x03), modrm(e, 1, M(RAX, (int32_t)offsetof(struct hw_warp, stack)));
@@ -1100,7 +1106,7 @@ static void emit_stop(struct emit *e, uint32_t ran)
       emit_return(e, ran);
       return;
    }
-   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RSP, 0));   /* mov rax, the warp */
+   warp_to_rax(e);
    byte(e, 0xc7), modrm(e, 0, M(RAX, (int32_t)offsetof(struct hw_warp, pc)));
    dword(e, e->target + (ran - e->jmp - 1));                 /* mov dword [rax + pc], imm */
    emit_count(e, offsetof(struct hw_cta, insts), ran);
@@ -1113,9 +1119,7 @@ static void emit_stop(struct emit *e, uint32_t ran)
  * the tests). */
 static void emit_exit(struct emit *e, uint32_t at)
 {
-   byte(e, 0x48), byte(e, 0x83);                         /* add qword [rdx + ...], 1 */
-   modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, jit_exits)));
-   byte(e, 1);
+   emit_count(e, offsetof(struct hw_cta, jit_exits), 1);
    emit_stop(e, at);
 }
 
@@ -1201,14 +1205,6 @@ static void emit_check(struct emit *e, uint32_t size, size_t fail[4], int slot)
    byte(e, 0x49), byte(e, 0x03), modrm(e, RAX, M(1, (int32_t)offsetof(struct hw_mem, base)));
    if (known != NONE_FAIL)
       patch(e, known);
-}
-
-/* cta->global_bytes += bytes, as the interpreter counts. */
-static void emit_count_bytes(struct emit *e, uint32_t bytes)
-{
-   byte(e, 0x48), byte(e, 0x81);
-   modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, global_bytes)));
-   dword(e, bytes);
 }
 
 /* The red zone's slots below the chunks' (chunk_slot): the host address
@@ -1510,7 +1506,7 @@ static void emit_shared_gather(struct emit *e, const struct isa_inst *in, uint32
 static void gather_hint(struct emit *e, uint32_t pc)
 {
    uint64_t row = (uint64_t)(uintptr_t)(e->gathers + (size_t)e->lds_site[pc] * GATHER_WARPS);
-   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RSP, 0));   /* mov rax, the warp */
+   warp_to_rax(e);
    byte(e, 0x8b), modrm(e, RAX, M(RAX, (int32_t)offsetof(struct hw_warp, index)));
    byte(e, 0x83), byte(e, 0xe0), byte(e, GATHER_WARPS - 1);  /* and eax, 127 */
    byte(e, 0x49), byte(e, 0xb9), put(e, &row, 8);           /* mov r9, imm64 */
@@ -1577,7 +1573,7 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
    patch(e, done[0]);
    patch(e, done[1]);
    if (global)
-      emit_count_bytes(e, 4 * w);
+      emit_count(e, offsetof(struct hw_cta, global_bytes), 4 * w);   /* as interpreted */
 }
 
 /* A scalar_load, block instruction index i: the address (root_va + imm
@@ -1611,7 +1607,7 @@ static void emit_scalar_load(struct emit *e, const struct isa_inst *in, uint32_t
       byte(e, 0x89), modrm(e, RCX, M(RSI, d + (int32_t)(4 * k))); /* mov [rsi + ...], ecx */
    }
    if (in->op == ISA_OP_LDG)
-      emit_count_bytes(e, 4 * n);
+      emit_count(e, offsetof(struct hw_cta, global_bytes), 4 * n);
    size_t over = jump_fwd(e, 0);
    for (int k = 0; k < 5; k++)
       patch(e, fail[k]);
@@ -1640,7 +1636,7 @@ static bool uses_innermost(const struct hw_dinst *code, const struct plan *p)
 /* innermost_slot = the warp's innermost mask stack entry's kind, or -1. */
 static void emit_innermost_kind(struct emit *e)
 {
-   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RSP, 0));   /* mov rax, the warp */
+   warp_to_rax(e);
    byte(e, 0x8b), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, sp)));
    byte(e, 0x41), byte(e, 0xbb), dword(e, UINT32_MAX);   /* mov r11d, -1 */
    byte(e, 0x85), byte(e, 0xc9);                         /* test ecx, ecx */
@@ -1794,7 +1790,7 @@ static void emit_wait(struct emit *e, uint32_t i, uint32_t pc)
 static void emit_bar(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
 {
    size_t here[2];
-   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RSP, 0));   /* mov rax, the warp */
+   warp_to_rax(e);
    byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, exec)));
    byte(e, 0x48), byte(e, 0x3b), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, alive)));
    here[0] = jump_fwd(e, 0x85);                          /* jne: part of it returned */
@@ -1834,7 +1830,7 @@ static void emit_if(struct emit *e, const struct isa_inst *in, uint32_t i, uint3
    const int32_t depth = (int32_t)(offsetof(struct hw_program, header) +
                                    offsetof(struct isa_program_header, stack_depth));
    size_t here[2];
-   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RSP, 0));   /* mov rax, the warp */
+   warp_to_rax(e);
    byte(e, 0x4c), byte(e, 0x8b), modrm(e, 1, M(RDX, (int32_t)offsetof(struct hw_cta, prog)));
    byte(e, 0x45), byte(e, 0x0f), byte(e, 0xb7), modrm(e, 1, M(1, depth));   /* movzx r9d */
    byte(e, 0x44), byte(e, 0x39), modrm(e, 1, M(RAX, (int32_t)offsetof(struct hw_warp, sp)));
@@ -1888,10 +1884,8 @@ static void emit_back(struct emit *e, const struct isa_inst *in, uint32_t i, siz
       not_taken = unless_taken(e, in);
    }
    size_t last = spend_budget(e);
-   byte(e, 0x48), byte(e, 0x83), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, insts)));
-   byte(e, (uint8_t)(i + 1));                            /* add qword, i + 1 (< 128) */
-   byte(e, 0x48), byte(e, 0x83), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, jit_insts)));
-   byte(e, (uint8_t)(i + 1));
+   emit_count(e, offsetof(struct hw_cta, insts), i + 1);
+   emit_count(e, offsetof(struct hw_cta, jit_insts), i + 1);
    byte(e, 0xe9), dword(e, (uint32_t)((int64_t)top - (int64_t)(e->len + 4)));   /* jmp top */
    patch(e, last);
    emit_stop(e, i);
