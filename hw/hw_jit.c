@@ -615,6 +615,7 @@ enum seg_kind {
    SEG_BACK,     /* ENDLOOP, BRA_U or JMP back to the block's start (back_edge) */
    SEG_JMP,      /* a JMP the block follows (follows) */
    SEG_BAR,      /* a BAR ending the block (emit_bar) */
+   SEG_EXIT,     /* an EXIT ending the block (emit_exit_warp) */
    SEG_IF,       /* the IF of a selection the block takes whole (selection) */
    SEG_ENDIF,    /* ... and its ENDIF */
 };
@@ -713,11 +714,11 @@ static bool selection(const struct hw_dinst *code, const struct isa_inst *in, ui
 
 /* What a block does not take inside a selection: what looks at the mask
  * stack (leave checks, back edges: the IF's entry would be innermost) or
- * would end or leave the block there (BAR, a followed JMP, BRA_U). */
+ * would end or leave the block there (BAR, EXIT, a followed JMP, BRA_U). */
 static bool not_in_selection(const struct isa_inst *in, uint32_t pc, uint32_t len, uint32_t n)
 {
-   return in->op == ISA_OP_BAR || back_edge(in, pc, len) || leave_check(in) ||
-          uniform_branch(in) || follows(in, n);
+   return in->op == ISA_OP_BAR || in->op == ISA_OP_EXIT || back_edge(in, pc, len) ||
+          leave_check(in) || uniform_branch(in) || follows(in, n);
 }
 
 static enum seg_kind single_seg(const struct isa_inst *in)
@@ -805,8 +806,8 @@ static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uin
       }
       if (p->len && p->jmp == UINT32_MAX && hw_bit_test(starts, at))
          break;
-      if (in->op == ISA_OP_BAR) {
-         at += close_with(p, g, SEG_BAR, at);
+      if (in->op == ISA_OP_BAR || in->op == ISA_OP_EXIT) {
+         at += close_with(p, g, in->op == ISA_OP_BAR ? SEG_BAR : SEG_EXIT, at);
          break;
       }
       bool jump = p->jmp == UINT32_MAX && follows(in, n);
@@ -1754,24 +1755,43 @@ static size_t emit_next_running(struct emit *e)
    return none;
 }
 
-/* The warp at rax waits at the BAR at pc, block index i (as L_BAR marks
- * and counts it), and r11's warp is the CTA's current one. */
-static void emit_wait(struct emit *e, uint32_t i, uint32_t pc)
+/* mov dword [rax + at], value: a field of the warp at rax. */
+static void mark_warp(struct emit *e, size_t at, uint32_t value)
 {
-   const struct { size_t at; uint32_t value; } marks[] = {
-      {offsetof(struct hw_warp, barrier_pc), pc},
-      {offsetof(struct hw_warp, pc), pc + 1},
-      {offsetof(struct hw_warp, state), HW_WARP_AT_BARRIER},
-   };
-   for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
-      byte(e, 0xc7), modrm(e, 0, M(RAX, (int32_t)marks[k].at));   /* mov dword [rax + ...] */
-      dword(e, marks[k].value);
-   }
-   emit_count(e, offsetof(struct hw_cta, barrier_waits), 1);
+   byte(e, 0xc7), modrm(e, 0, M(RAX, (int32_t)at)), dword(e, value);
+}
+
+/* The block's instructions up to index i are counted (as the interpreter
+ * counts them when it switches warps, SWITCH_TO) and r11's warp is the
+ * CTA's current one. */
+static void emit_handover(struct emit *e, uint32_t i)
+{
    emit_count(e, offsetof(struct hw_cta, insts), i + 1);
    emit_count(e, offsetof(struct hw_cta, jit_insts), i + 1);
    byte(e, 0x41), byte(e, 0x8b), modrm(e, RCX, M(R11, (int32_t)offsetof(struct hw_warp, index)));
    byte(e, 0x89), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, current)));
+}
+
+/* The CTA's current warp, r11's, goes on: where it waits at the block's
+ * start with every lane running, its registers replace the last warp's
+ * and the block runs again from its top; elsewhere the interpreter takes
+ * it on (HW_JIT_RESUME). */
+static void emit_go_on(struct emit *e, uint32_t w)
+{
+   byte(e, 0x41), byte(e, 0x81), modrm(e, 7, M(R11, (int32_t)offsetof(struct hw_warp, pc)));
+   dword(e, e->start);                                   /* cmp dword [r11 + pc], start */
+   size_t elsewhere = jump_fwd(e, 0x85);
+   uint64_t full = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+   byte(e, 0x48), byte(e, 0xb9), put(e, &full, 8);       /* mov rcx, imm64 */
+   byte(e, 0x49), byte(e, 0x39), modrm(e, RCX, M(R11, (int32_t)offsetof(struct hw_warp, exec)));
+   size_t partial = jump_fwd(e, 0x85);                   /* jne: a partial warp */
+   byte(e, 0x4c), byte(e, 0x89), modrm(e, R11, M(RSP, 0));   /* mov [rsp], r11 */
+   byte(e, 0x49), byte(e, 0x8b), modrm(e, RDI, M(R11, (int32_t)offsetof(struct hw_warp, v)));
+   byte(e, 0x49), byte(e, 0x8b), modrm(e, RSI, M(R11, (int32_t)offsetof(struct hw_warp, u)));
+   byte(e, 0xe9), dword(e, (uint32_t)((int64_t)e->switched - (int64_t)(e->len + 4)));
+   patch(e, elsewhere);
+   patch(e, partial);
+   emit_return(e, HW_JIT_RESUME);
 }
 
 /*
@@ -1795,24 +1815,35 @@ static void emit_bar(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
    byte(e, 0x48), byte(e, 0x3b), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, alive)));
    here[0] = jump_fwd(e, 0x85);                          /* jne: part of it returned */
    here[1] = emit_next_running(e);
-   emit_wait(e, i, pc);
-   byte(e, 0x41), byte(e, 0x81), modrm(e, 7, M(R11, (int32_t)offsetof(struct hw_warp, pc)));
-   dword(e, e->start);                                   /* cmp dword [r11 + pc], start */
-   size_t elsewhere = jump_fwd(e, 0x85);
-   uint64_t full = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
-   byte(e, 0x48), byte(e, 0xb9), put(e, &full, 8);       /* mov rcx, imm64 */
-   byte(e, 0x49), byte(e, 0x39), modrm(e, RCX, M(R11, (int32_t)offsetof(struct hw_warp, exec)));
-   size_t partial = jump_fwd(e, 0x85);                   /* jne: a partial warp */
-   byte(e, 0x4c), byte(e, 0x89), modrm(e, R11, M(RSP, 0));   /* mov [rsp], r11 */
-   byte(e, 0x49), byte(e, 0x8b), modrm(e, RDI, M(R11, (int32_t)offsetof(struct hw_warp, v)));
-   byte(e, 0x49), byte(e, 0x8b), modrm(e, RSI, M(R11, (int32_t)offsetof(struct hw_warp, u)));
-   byte(e, 0xe9), dword(e, (uint32_t)((int64_t)e->switched - (int64_t)(e->len + 4)));
-   patch(e, elsewhere);
-   patch(e, partial);
-   emit_return(e, HW_JIT_RESUME);
+   /* As L_BAR marks and counts the warp. */
+   mark_warp(e, offsetof(struct hw_warp, barrier_pc), pc);
+   mark_warp(e, offsetof(struct hw_warp, pc), pc + 1);
+   mark_warp(e, offsetof(struct hw_warp, state), HW_WARP_AT_BARRIER);
+   emit_count(e, offsetof(struct hw_cta, barrier_waits), 1);
+   emit_handover(e, i);
+   emit_go_on(e, w);
    patch(e, here[0]);
    patch(e, here[1]);
    emit_exit(e, i);
+}
+
+/*
+ * The EXIT ending a block, block index i at pc: as L_EXIT, the warp
+ * exits (every lane, whatever its mask) and the CTA's next running warp
+ * in index order goes on (emit_go_on): the warps of a CTA each run the
+ * block in turn in one call. With no next running warp the interpreter
+ * runs the EXIT (the CTA is done: run_warps returns).
+ */
+static void emit_exit_warp(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
+{
+   warp_to_rax(e);
+   size_t last = emit_next_running(e);
+   mark_warp(e, offsetof(struct hw_warp, pc), pc);
+   mark_warp(e, offsetof(struct hw_warp, state), HW_WARP_EXITED);
+   emit_handover(e, i);
+   emit_go_on(e, w);
+   patch(e, last);
+   emit_stop(e, i);
 }
 
 /*
@@ -1944,6 +1975,7 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
       case SEG_BACK: emit_back(e, in, g->first, e->top); break;
       case SEG_JMP: emit_jmp(e, in, g->first, g->pc); break;
       case SEG_BAR: emit_bar(e, g->first, g->pc, w); break;
+      case SEG_EXIT: emit_exit_warp(e, g->first, g->pc, w); break;
       case SEG_IF: emit_if(e, in, g->first, w); break;
       case SEG_ENDIF: patch(e, e->sel_none); break;
       case SEG_ALU: emit_alu(e, code, g, w); break;

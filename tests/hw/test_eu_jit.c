@@ -492,9 +492,10 @@ static void test_accesses_in_blocks(void)
       struct hw_gpu_stats st = stats_of(&t);
       HWT_CHECK(st.jit_exits == 0, "W=%u: compiled runs left %llu accesses to the interpreter",
                 w, (unsigned long long)st.jit_exits);
-      /* All but each warp's EXIT ran compiled: no instruction the tier
-       * should take was left out of the blocks. */
-      uint64_t exits = (uint64_t)CTAS * (SIZE / w);
+      /* All but each CTA's last warp's EXIT ran compiled (the others'
+       * blocks end there and go on with the next warp): no instruction
+       * the tier should take was left out of the blocks. */
+      uint64_t exits = CTAS;
       if (jit_expected())
          HWT_CHECK(st.jit_instructions + exits == st.warp_instructions,
                    "W=%u: %llu of %llu instructions ran compiled, expected all but %llu EXITs",
@@ -586,10 +587,11 @@ static void test_loops_in_blocks(void)
       /* Interpreted per warp: the two LOOPs; CONTJOIN and ENDLOOP of the
        * first loop's 16 trips; on its 17th, BRK, CONTJOIN and ENDLOOP;
        * on the second loop's 17th, BRK and ENDLOOP; the fourth loop's
-       * BRA_U taken on the 17th; EXIT. Everything else ran compiled: the
-       * second loop's ENDLOOP, the third's BRA_U, the fourth's BRA_U not
-       * taken and its JMP back to the head included. */
-      check_interpreted(&st[0], (2 + 2 * TRIPS + 3 + 2 + 1 + 1) * warps, w, SIZE);
+       * BRA_U taken on the 17th; and each CTA's last warp's EXIT.
+       * Everything else ran compiled: the second loop's ENDLOOP, the
+       * third's BRA_U, the fourth's BRA_U not taken and its JMP back to
+       * the head, and the other warps' EXITs included. */
+      check_interpreted(&st[0], (2 + 2 * TRIPS + 3 + 2 + 1) * warps + CTAS, w, SIZE);
       HWT_CHECK(st[0].warp_instructions == st[1].warp_instructions,
                 "W=%u: %llu instructions counted, the interpreter counts %llu", w,
                 (unsigned long long)st[0].warp_instructions,
@@ -644,8 +646,9 @@ static char *tree_program(uint32_t w, uint32_t size)
  * interpreter's, and in CTAs of 256 exactly these are interpreted: the
  * first BAR's last warp's; per level the BAR where the last warp arrives
  * and, below W, warp 0's IF, body, ENDIF and BAR; each warp's strided
- * load, its ENDIF (a block runs what lies between) and EXIT; warp 0's
- * last IF, body and ENDIF.
+ * load and its ENDIF (a block runs what lies between); warp 0's last IF,
+ * body, ENDIF and EXIT; the last warp's EXIT (a block's EXIT goes on with
+ * the next warp, the last warp's is left to the interpreter).
  */
 static void test_selections_in_blocks(void)
 {
@@ -687,7 +690,7 @@ static void test_selections_in_blocks(void)
       uint64_t warps = SIZE / w, per_cta = 1;   /* the first BAR's last warp */
       for (uint32_t k = SIZE / 2; k > 0; k /= 2)
          per_cta += 1 + (k < w ? 7 : 0);
-      per_cta += warps * 3 + 8;
+      per_cta += warps * 2 + 8 + 2;
       check_interpreted(&st[0], CTAS * per_cta, w, SIZE);
       eut_fini(&gpus[0]);
       eut_fini(&gpus[1]);
@@ -756,6 +759,77 @@ static void test_shuffle_of_dead_register(void)
                 "interpreter 0x%x)", w, bad, got[0][0], got[1][0]);
       eut_fini(&gpus[0]);
       eut_fini(&gpus[1]);
+   }
+}
+
+/*
+ * A block ending at EXIT goes on with the CTA's next running warp where
+ * that waits at the block's start with every lane running, and leaves the
+ * next warp to the interpreter otherwise. Here warp 1 exits early, from
+ * a block of its own before the BAR (the next warp waits elsewhere; the
+ * others arrive and the barrier is released without it), so warp 0's
+ * EXIT after the BAR goes on with warp 2, skipping it; in the partial
+ * CTA the last warp is partial. Results and counts are the
+ * interpreter's, and exactly these are interpreted: warp 1's BRA_U
+ * (taken), the BAR where the last warp arrives and the last warp's EXIT;
+ * in the partial CTA, warp 1's BRA_U and the partial warp's every
+ * instruction.
+ */
+static void test_exits_in_blocks(void)
+{
+   enum { CTAS = 3 };
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      const uint32_t sizes[2] = {8 * w, 8 * w - w / 2};
+      for (int si = 0; si < 2; si++) {
+         uint32_t size = sizes[si], count = size * CTAS;
+         struct eut gpus[2];
+         init_pair(&gpus[0], &gpus[1]);
+         struct hw_gpu_stats st[2];
+         for (int g = 0; g < 2; g++) {
+            struct eut *t = &gpus[g];
+            uint64_t out = eut_alloc(t, 4 * count, 64);
+            uint64_t root[1] = {out};
+            uint64_t prog = eut_programf(t, ".warp %u\n"
+                                            "ldr.b64 u0 +0\n"
+                                            "s2r.warp_id u2\nicmp.eq u3, u2, #1\n"
+                                            "bra_u _, u3 @early\n"
+                                            "bar\n"
+                                            "s2r.local_index v0\ns2r.group_id_x u8\n"
+                                            "s2r.group_size_x u9\nimad v1, u8, u9, v0\n"
+                                            "shl v2, v1, #2\nzext64 v4, v2\n"
+                                            "iadd64 v4, v4, u0\nstg.b32 _, v4, v1\n"
+                                            "exit\n"
+                                            "early: s2r.local_index v0\n"
+                                            "s2r.group_id_x u8\ns2r.group_size_x u9\n"
+                                            "imad v1, u8, u9, v0\nshl v2, v1, #2\n"
+                                            "zext64 v4, v2\niadd64 v4, v4, u0\n"
+                                            "iadd v1, v1, #7\nstg.b32 _, v4, v1\n"
+                                            "exit\n", w);
+            eut_run(t, &(struct eut_launch){.program = prog, .grid = {CTAS}, .size = {size},
+                                            .root = eut_root(t, root, 1)},
+                    "exits");
+            const uint32_t *y = eut_ptr(t, out);
+            uint32_t bad = 0;
+            for (uint32_t i = 0; i < count; i++)
+               bad += y[i] != ((i % size) / w == 1 ? i + 7 : i);
+            HWT_CHECK(!bad, "W=%u, %u invocations%s: %u results wrong", w, size,
+                      g ? " (interpreted)" : "", bad);
+            st[g] = stats_of(t);
+         }
+         HWT_CHECK(st[0].warp_instructions == st[1].warp_instructions,
+                   "W=%u, %u invocations: %llu instructions counted, the interpreter counts "
+                   "%llu", w, size, (unsigned long long)st[0].warp_instructions,
+                   (unsigned long long)st[1].warp_instructions);
+         /* Per CTA: the first block runs to the BAR, warp after warp (the
+          * BRA_U not taken goes on inside it); the block after the BAR to
+          * the EXIT, warp after warp, skipping warp 1. A partial warp runs
+          * its 5 instructions to the BAR and 9 after it interpreted. */
+         uint64_t interpreted = CTAS * (si ? 1 + 5 + 9 : 1 + 1 + 1);
+         check_interpreted(&st[0], interpreted, w, size);
+         eut_fini(&gpus[0]);
+         eut_fini(&gpus[1]);
+      }
    }
 }
 
@@ -888,10 +962,11 @@ static void test_barriers_in_blocks(void)
                    (unsigned long long)st[1].barrier_waits);
          /* A partial last warp runs everything interpreted (19 instructions
           * and 9 a trip) and arrives last at every BAR; the others, each
-          * but for IREM_U, BRA_U and EXIT, run compiled. */
+          * but for IREM_U and BRA_U, run compiled, EXIT included but for
+          * the last warp's. */
          uint64_t warps = (size + w - 1) / w;
-         uint64_t interpreted = size % w == 0 ? CTAS * (2 * TRIPS + 3 * warps)
-                                              : CTAS * (3 * (warps - 1) + 19 + 9 * TRIPS);
+         uint64_t interpreted = size % w == 0 ? CTAS * (2 * TRIPS + 2 * warps + 1)
+                                              : CTAS * (2 * (warps - 1) + 19 + 9 * TRIPS);
          uint64_t exits = size % w == 0 ? CTAS * (2 * TRIPS + warps) : CTAS * (warps - 1);
          check_interpreted(&st[0], interpreted, w, size);
          HWT_CHECK(!jit_expected() || st[0].jit_exits == exits, "W=%u, %u invocations: "
@@ -1104,6 +1179,7 @@ int main(void)
    HWT_RUN(test_loop_over_pages);
    HWT_RUN(test_shuffle_of_dead_register);
    HWT_RUN(test_barriers_in_blocks);
+   HWT_RUN(test_exits_in_blocks);
    HWT_RUN(test_selections_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
