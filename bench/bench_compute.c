@@ -37,6 +37,9 @@
  *             memory: GFLOP/s counting 2n^3; a sample of C checked
  *             (the warm-up is a single workgroup: lavapipe takes tens of
  *             seconds for one 1024 sgemm on this project's 2-core machine).
+ *             Beside it the host's FMA peak (host_fma): independent chains
+ *             of fused multiply-adds in registers, the widest vectors the
+ *             build targets, one thread per core, and the ratio.
  *   reduce    the u32 sum (mod 2^32) of --reduce-n (16M) elements, shared
  *             memory then one atomicAdd per workgroup: GB/s counting 4
  *             bytes per element; beside it a host C loop (host_sum).
@@ -78,6 +81,10 @@
 #include <unistd.h>
 
 #include <vulkan/vulkan.h>
+
+#if defined(__AVX512F__) || defined(__FMA__)
+#include <immintrin.h>
+#endif
 
 static const uint32_t dispatch_spv[] =
 #include "dispatch.spv.inc"
@@ -872,34 +879,39 @@ struct triad_job {
    float *y;
    const float *x;
    size_t n;
+};
+
+static void triad_job(void *arg)
+{
+   struct triad_job *j = arg;
+   triad(j->y, j->x, 2.0f, j->n);
+}
+
+struct host_thread {
+   void (*fn)(void *);
+   void *arg;
    pthread_barrier_t *start;
 };
 
-static void *triad_thread(void *arg)
+static void *host_thread(void *arg)
 {
-   struct triad_job *j = arg;
-   pthread_barrier_wait(j->start);
-   triad(j->y, j->x, 2.0f, j->n);
+   struct host_thread *h = arg;
+   pthread_barrier_wait(h->start);
+   h->fn(h->arg);
    return NULL;
 }
 
-/* The host triad over n floats on `threads` threads; returns ns. */
-static uint64_t host_triad(float *y, const float *x, size_t n, unsigned threads)
+/* Runs fn(args + i * size) on threads threads (i < threads <= 64), all
+ * released together; returns ns from the release to the last join. */
+static uint64_t host_threads(void (*fn)(void *), void *args, size_t size, unsigned threads)
 {
-   if (threads <= 1) {
-      uint64_t t0 = now_ns();
-      triad(y, x, 2.0f, n);
-      return now_ns() - t0;
-   }
    pthread_t tid[64];
-   struct triad_job jobs[64];
+   struct host_thread h[64];
    pthread_barrier_t start;
    pthread_barrier_init(&start, NULL, threads + 1);
-   size_t chunk = (n / threads + 15) & ~(size_t)15;
    for (unsigned i = 0; i < threads; i++) {
-      size_t lo = i * chunk < n ? i * chunk : n, hi = lo + chunk < n ? lo + chunk : n;
-      jobs[i] = (struct triad_job){y + lo, x + lo, hi - lo, &start};
-      if (pthread_create(&tid[i], NULL, triad_thread, &jobs[i]))
+      h[i] = (struct host_thread){fn, (char *)args + i * size, &start};
+      if (pthread_create(&tid[i], NULL, host_thread, &h[i]))
          die("pthread_create failed");
    }
    /* The clock starts before the release: a worker may finish before this
@@ -911,6 +923,30 @@ static uint64_t host_triad(float *y, const float *x, size_t n, unsigned threads)
    uint64_t t = now_ns() - t0;
    pthread_barrier_destroy(&start);
    return t;
+}
+
+/* One thread per online core, at most 64. */
+static unsigned host_cores(void)
+{
+   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+   return ncpu < 1 ? 1 : ncpu > 64 ? 64 : (unsigned)ncpu;
+}
+
+/* The host triad over n floats on `threads` threads; returns ns. */
+static uint64_t host_triad(float *y, const float *x, size_t n, unsigned threads)
+{
+   if (threads <= 1) {
+      uint64_t t0 = now_ns();
+      triad(y, x, 2.0f, n);
+      return now_ns() - t0;
+   }
+   struct triad_job jobs[64];
+   size_t chunk = (n / threads + 15) & ~(size_t)15;
+   for (unsigned i = 0; i < threads; i++) {
+      size_t lo = i * chunk < n ? i * chunk : n, hi = lo + chunk < n ? lo + chunk : n;
+      jobs[i] = (struct triad_job){y + lo, x + lo, hi - lo};
+   }
+   return host_threads(triad_job, jobs, sizeof(jobs[0]), threads);
 }
 
 static void phase_saxpy(struct ctx *c)
@@ -968,8 +1004,7 @@ static void phase_saxpy(struct ctx *c)
       hx[i] = (float)(i & 1023);
       hy[i] = 1.0f;
    }
-   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-   unsigned threads = ncpu < 1 ? 1 : ncpu > 64 ? 64 : (unsigned)ncpu;
+   unsigned threads = host_cores();
    double h1[MAX_REPS], hmt[MAX_REPS];
    triad(hy, hx, 2.0f, n);   /* warm-up: page faults, caches */
    for (unsigned r = 0; r < reps; r++) {
@@ -994,7 +1029,83 @@ static void phase_saxpy(struct ctx *c)
    metric(ph, "vs_host_mt", gbps / hostmt, "ratio");
 }
 
-/* ---- sgemm ------------------------------------------------------------------------------ */
+/* ---- sgemm, and the host's FMA peak ----------------------------------------------------- */
+
+/* FMA_CHAINS independent chains of fused multiply-adds on vectors of
+ * FMA_LANES floats, kept in registers: enough chains to cover an FMA's
+ * latency (4 cycles) on each of two FMA ports, as on current x86 cores.
+ * The widest vectors the build targets (-march=native): AVX-512, AVX2's
+ * FMA, or fmaf. */
+#define FMA_CHAINS 12
+#if defined(__AVX512F__)
+#define FMA_LANES 16
+typedef __m512 fma_vec;
+#define FMA_SET1(x) _mm512_set1_ps(x)
+#define FMA(a, b, c) _mm512_fmadd_ps(a, b, c)
+#define FMA_SUM(v) _mm512_reduce_add_ps(v)
+#elif defined(__FMA__)
+#define FMA_LANES 8
+typedef __m256 fma_vec;
+#define FMA_SET1(x) _mm256_set1_ps(x)
+#define FMA(a, b, c) _mm256_fmadd_ps(a, b, c)
+static float fma_sum(__m256 v)
+{
+   float f[8], s = 0;
+   _mm256_storeu_ps(f, v);
+   for (int i = 0; i < 8; i++)
+      s += f[i];
+   return s;
+}
+#define FMA_SUM(v) fma_sum(v)
+#else
+#define FMA_LANES 1
+typedef float fma_vec;
+#define FMA_SET1(x) (x)
+#define FMA(a, b, c) fmaf(a, b, c)
+#define FMA_SUM(v) (v)
+#endif
+
+struct fma_job {
+   uint64_t iters;
+   float sum;   /* kept, so the chains are not optimized away */
+};
+
+static void fma_job(void *arg)
+{
+   struct fma_job *j = arg;
+   fma_vec acc[FMA_CHAINS];
+   const fma_vec m = FMA_SET1(0.999999f), a = FMA_SET1(1e-6f);
+   for (int k = 0; k < FMA_CHAINS; k++)
+      acc[k] = FMA_SET1((float)k);
+   for (uint64_t i = 0; i < j->iters; i++) {
+      for (int k = 0; k < FMA_CHAINS; k++)
+         acc[k] = FMA(acc[k], m, a);
+   }
+   float s = 0;
+   for (int k = 0; k < FMA_CHAINS; k++)
+      s += FMA_SUM(acc[k]);
+   j->sum = s;
+}
+
+/* The host's FMA peak on one thread per core, in GFLOP/s (an FMA counts
+ * 2 flops per lane): the best of reps runs of about 50 ms. */
+static double host_fma_peak(unsigned threads)
+{
+   struct fma_job jobs[64];
+   const uint64_t iters = 4u << 20;
+   double best = 0;
+   for (unsigned r = 0; r <= reps; r++) {   /* r == 0: warm-up (clock, threads) */
+      for (unsigned i = 0; i < threads; i++)
+         jobs[i] = (struct fma_job){iters, 0};
+      uint64_t ns = host_threads(fma_job, jobs, sizeof(jobs[0]), threads);
+      double gflops = 2.0 * FMA_LANES * FMA_CHAINS * iters * threads / (double)ns;
+      if (r && gflops > best)
+         best = gflops;
+      if (!isfinite(jobs[0].sum))
+         die("host FMA peak: the chains overflowed");
+   }
+   return best;
+}
 
 static void phase_sgemm(struct ctx *c)
 {
@@ -1071,6 +1182,12 @@ static void phase_sgemm(struct ctx *c)
    metric(ph, "gflops", flops / wall, "GFLOP/s");
    if (!isnan(gpu))
       metric(ph, "gpu_gflops", flops / gpu, "GFLOP/s");
+   unsigned threads = host_cores();
+   double peak = host_fma_peak(threads);
+   metric("host_fma", "gflops", peak, "GFLOP/s");
+   metric("host_fma", "threads", threads, "count");
+   metric("host_fma", "lanes", FMA_LANES, "count");
+   metric(ph, "vs_fma_peak", flops / wall / peak, "ratio");
 }
 
 /* ---- reduce ------------------------------------------------------------------------------ */

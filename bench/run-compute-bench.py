@@ -75,10 +75,17 @@ DETAIL = [
     ("reduce.gpu_gbps", "`reduce` by GPU timestamps", "GB/s", True),
     ("barrier.gpu_mops", "`barrier` by GPU timestamps", "Mop/s", True),
 ]
+# (host metric, the driver's metric, the driver's ratio to it (None: computed
+# here), what, unit)
 HOST = [
-    ("host_triad.gbps", "saxpy", "saxpy.vs_host", "the same triad loop in C, 1 thread"),
-    ("host_triad_mt.gbps", "saxpy", "saxpy.vs_host_mt", "the same triad loop in C, one thread per core"),
-    ("host_sum.gbps", "reduce", None, "the same sum in C, 1 thread"),
+    ("host_triad.gbps", "saxpy.gbps", "saxpy.vs_host", "the same triad loop in C, 1 thread",
+     "GB/s"),
+    ("host_triad_mt.gbps", "saxpy.gbps", "saxpy.vs_host_mt",
+     "the same triad loop in C, one thread per core", "GB/s"),
+    ("host_sum.gbps", "reduce.gbps", None, "the same sum in C, 1 thread", "GB/s"),
+    ("host_fma.gflops", "sgemm.gflops", "sgemm.vs_fma_peak",
+     "the FMA peak: independent chains of vector FMAs in registers, one thread per core "
+     "(`sgemm` rounds only)", "GFLOP/s"),
 ]
 CPU_PHASES = ["dispatch", "dispatch_barrier", "saxpy", "sgemm", "reduce", "barrier"]
 
@@ -142,14 +149,14 @@ def markdown(sg, lvp, meta):
     L.append("")
     L.append("| host loop | in softgpu's runs | in lavapipe's runs | softgpu / host | lavapipe / host |")
     L.append("|---|---|---|---|---|")
-    for key, phase, vs, what in HOST:
+    for key, driver, vs, what, unit in HOST:
         a, b = med(values(sg, key)), med(values(lvp, key))
         if vs:
             va, vb = med(values(sg, vs)), med(values(lvp, vs))
         else:
-            va = med(values(sg, f"{phase}.gbps")) / a if a else float("nan")
-            vb = med(values(lvp, f"{phase}.gbps")) / b if b else float("nan")
-        L.append(f"| `{key.split('.')[0]}` {what} | {fmt(a)} GB/s | {fmt(b)} GB/s "
+            va = med(values(sg, driver)) / a if a else float("nan")
+            vb = med(values(lvp, driver)) / b if b else float("nan")
+        L.append(f"| `{key.split('.')[0]}` {what} | {fmt(a)} {unit} | {fmt(b)} {unit} "
                  f"| {fratio(va)} | {fratio(vb)} |")
     L.append("")
     L.append("Details (medians; GPU timestamps are vkCmdWriteTimestamp at the start and end of "
