@@ -477,6 +477,8 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
    cta->insts = cta->global_bytes = cta->jit_exits = cta->jit_insts = cta->barrier_waits = 0;
    cta->current = 0;
    memset(cta->pages, 0xff, sizeof(cta->pages));
+   cta->root_lo = INT64_MAX;
+   cta->root_hi = INT64_MIN;
    cta->fault.set = false;
    /* What the interpreter changes, whichever way the last CTA ended (exit,
     * barrier, fault); the lane mask only where exec changed. */

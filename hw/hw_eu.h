@@ -105,6 +105,12 @@ struct hw_cta {
     * emit_check): the CTA's other warps' accesses there, in that page,
     * need no more check. */
    uint64_t pages[HW_PAGE_SITES];
+   /* The root table's window found live in this CTA (hw_jit.c,
+    * emit_scalar_load): its byte offsets [root_lo, root_hi) from the
+    * launch's root VA, whose host address is root_host (empty: lo
+    * INT64_MAX). An LDR inside it needs no more check. */
+   int64_t root_lo, root_hi;
+   uint64_t root_host;
    struct hw_fault_info fault;
 };
 

@@ -1577,6 +1577,24 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
       emit_count(e, offsetof(struct hw_cta, global_bytes), 4 * w);   /* as interpreted */
 }
 
+/* The CTA's root window becomes the page of the root table's byte imm,
+ * found live at host address rax: the root table's host address is rax -
+ * imm, the page's offsets from it [lo, lo + 4096). The LDRs of the CTA's
+ * warps there then check two bounds (emit_scalar_load): the root table
+ * is the same for all of them. As with emit_check's page slots, a page
+ * freed meanwhile is an application's bug the CTA may then miss. */
+static void emit_root_window(struct emit *e, uint32_t imm)
+{
+   byte(e, 0x48), byte(e, 0x8d), modrm(e, RCX, M(RAX, -(int32_t)imm));   /* lea rcx */
+   byte(e, 0x48), byte(e, 0x89), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, root_host)));
+   put(e, (const uint8_t[]){0x49, 0x89, 0xc3}, 3);                      /* mov r11, rax */
+   byte(e, 0x49), byte(e, 0x81), modrm(e, 4, R(R11)), dword(e, (uint32_t)-4096);   /* and */
+   byte(e, 0x49), byte(e, 0x29), byte(e, 0xcb);                        /* sub r11, rcx */
+   byte(e, 0x4c), byte(e, 0x89), modrm(e, R11, M(RDX, (int32_t)offsetof(struct hw_cta, root_lo)));
+   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, 4096);  /* add r11, 4096 */
+   byte(e, 0x4c), byte(e, 0x89), modrm(e, R11, M(RDX, (int32_t)offsetof(struct hw_cta, root_hi)));
+}
+
 /* A scalar_load, block instruction index i: the address (root_va + imm
  * for LDR, zero-extended as the interpreter adds it; the uniform pair +
  * sign-extended imm for LDG), its checks, the words into u[]. Any check
@@ -1584,6 +1602,21 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
 static void emit_scalar_load(struct emit *e, const struct isa_inst *in, uint32_t pc, uint32_t i)
 {
    uint32_t n = ISA_MEM_WIDTH(in->mod);
+   bool root = in->op == ISA_OP_LDR && in->imm <= INT32_MAX - 16;
+   size_t slow[2] = {NONE_FAIL, NONE_FAIL}, known = NONE_FAIL;
+   if (root) {   /* inside the CTA's root window: its host address */
+      const int32_t lo = (int32_t)offsetof(struct hw_cta, root_lo);
+      const int32_t hi = (int32_t)offsetof(struct hw_cta, root_hi);
+      byte(e, 0x48), byte(e, 0x81), modrm(e, 7, M(RDX, lo)), dword(e, in->imm);   /* cmp */
+      slow[0] = jump_fwd(e, 0x8f);                       /* jg: starts before it */
+      byte(e, 0x48), byte(e, 0x81), modrm(e, 7, M(RDX, hi)), dword(e, in->imm + 4 * n);
+      slow[1] = jump_fwd(e, 0x8c);                       /* jl: ends after it */
+      byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, root_host)));
+      byte(e, 0x48), byte(e, 0x05), dword(e, in->imm);   /* add rax, imm */
+      known = jump_fwd(e, 0);
+      patch(e, slow[0]);
+      patch(e, slow[1]);
+   }
    if (in->op == ISA_OP_LDR) {
       emit_params(e);
       byte(e, 0x48), byte(e, 0x8b),
@@ -1601,7 +1634,11 @@ static void emit_scalar_load(struct emit *e, const struct isa_inst *in, uint32_t
    size_t fail[5];
    byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
    fail[0] = jump_fwd(e, 0x85);                          /* jnz: misaligned */
-   emit_check(e, 4 * n, &fail[1], page_slot(e, pc, false));
+   emit_check(e, 4 * n, &fail[1], root ? -1 : page_slot(e, pc, false));
+   if (root)
+      emit_root_window(e, in->imm);
+   if (known != NONE_FAIL)
+      patch(e, known);
    int32_t d = (int32_t)(4 * isa_opnd_index(in->dst));
    for (uint32_t k = 0; k < n; k++) {
       byte(e, 0x8b), modrm(e, RCX, M(RAX, (int32_t)(4 * k)));    /* mov ecx, [rax + 4k] */
@@ -2114,7 +2151,7 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
       enum isa_op op = (enum isa_op)code[pc].in.op;
       if (op == ISA_OP_LDS)
          lds_site[pc] = sites++;
-      bool global = op == ISA_OP_LDG || op == ISA_OP_STG || op == ISA_OP_LDR;
+      bool global = op == ISA_OP_LDG || op == ISA_OP_STG;   /* LDR: the root window */
       page_site[pc] = global && pages < HW_PAGE_SITES ? pages++ : UINT32_MAX;
    }
    struct emit e = {.gathers = calloc((size_t)sites * GATHER_WARPS + 1, 1), .lds_site = lds_site,

@@ -601,8 +601,7 @@ static void test_loops_in_blocks(void)
    }
 }
 
-static char *run_faulting(struct eut *t, const char *text, const uint64_t *root,
-                          const char *what);
+static char *run_faulting(struct eut *t, const char *text, uint64_t root, const char *what);
 
 /* bench_compute's reduction's tree, then a selection whose body has a
  * load the block leaves to the interpreter (lanes 8 bytes apart), then one
@@ -704,9 +703,11 @@ static void test_selections_in_blocks(void)
                                   "h: icmp.lt_u v3, v0, #1000\n"
                                   "   if _, v3 @e\n      iadd v4, v0, #1\n   e: endif\n"
                                   "   brk _, v3 @end\nend: endloop @h\nexit\n";
-   uint64_t root[4] = {0};
-   char *lines[2] = {run_faulting(&jit, overflow, root, "selection past the mask stack"),
-                     run_faulting(&ref, overflow, root, "selection past the mask stack")};
+   const uint64_t root[4] = {0};
+   char *lines[2] = {run_faulting(&jit, overflow, eut_root(&jit, root, 4),
+                                  "selection past the mask stack"),
+                     run_faulting(&ref, overflow, eut_root(&ref, root, 4),
+                                  "selection past the mask stack")};
    HWT_CHECK(!strcmp(lines[0], lines[1]), "selection past the mask stack: the native tier's "
              "fault \"%s\", the interpreter's \"%s\"", lines[0], lines[1]);
    free(lines[0]);
@@ -1073,12 +1074,12 @@ static char *fault_line(struct eut *t, const char *what)
    return strndup(at, strcspn(at, "\n"));
 }
 
-/* Runs text (W=32, one CTA of 64) expecting a fault; returns fault_line. */
-static char *run_faulting(struct eut *t, const char *text, const uint64_t *root,
-                          const char *what)
+/* Runs text (W=32, one CTA of 64, root table at VA root) expecting a
+ * fault; returns fault_line. */
+static char *run_faulting(struct eut *t, const char *text, uint64_t root, const char *what)
 {
    struct eut_launch l = {.program = eut_program(t, text), .grid = {1}, .size = {64},
-                          .shared_bytes = 4 * 64 + 32, .root = eut_root(t, root, 4)};
+                          .shared_bytes = 4 * 64 + 32, .root = root};
    uint64_t desc = eut_desc(t, &l);
    struct hwt_pb pb;
    eut_begin(t, &pb);
@@ -1157,7 +1158,7 @@ static void test_faults_as_interpreted(void)
       for (int g = 0; g < 2; g++) {
          uint64_t buf = hwt_alloc(gpus[g]->gpu, 4096);   /* a guard page follows */
          uint64_t root[4] = {buf, UINT64_MAX - 7, 0, 0};
-         lines[g] = run_faulting(gpus[g], text, root, cases[c][0]);
+         lines[g] = run_faulting(gpus[g], text, eut_root(gpus[g], root, 4), cases[c][0]);
       }
       HWT_CHECK(!strcmp(lines[0], lines[1]), "%s: the native tier's fault \"%s\", the "
                 "interpreter's \"%s\"", cases[c][0], lines[0], lines[1]);
@@ -1170,10 +1171,46 @@ static void test_faults_as_interpreted(void)
    }
 }
 
+/*
+ * The CTA's root window (the page of the root table an LDR found live):
+ * an LDR past it or before it is checked again, and faults as
+ * interpreted. The table's next page is its allocation's guard page; a
+ * root VA in the guard page before a buffer has its live words 4096 on.
+ */
+static void test_root_window_faults(void)
+{
+   static const char *const cases[][2] = {
+      {"root table read in the page after the table's",
+       ".warp 32\nldr.b64 u0 +0\ns2r.local_index v0\nshl v2, v0, #2\n"
+       "ldr.b64 u2 +4096\nexit\n"},
+      {"root table read in the page before the one read",
+       ".warp 32\nldr.b64 u0 +4096\ns2r.local_index v0\nshl v2, v0, #2\n"
+       "ldr.b64 u2 +8\nexit\n"},
+   };
+   for (uint32_t c = 0; c < EDGES(cases); c++) {
+      struct eut jit, ref;
+      init_pair(&jit, &ref);
+      char *lines[2];
+      struct eut *gpus[2] = {&jit, &ref};
+      for (int g = 0; g < 2; g++) {
+         uint64_t buf = hwt_alloc(gpus[g]->gpu, 4096);   /* a guard page follows */
+         uint64_t root = c == 0 ? buf : buf - 4096;
+         lines[g] = run_faulting(gpus[g], cases[c][1], root, cases[c][0]);
+      }
+      HWT_CHECK(!strcmp(lines[0], lines[1]), "%s: the native tier's fault \"%s\", the "
+                "interpreter's \"%s\"", cases[c][0], lines[0], lines[1]);
+      free(lines[0]);
+      free(lines[1]);
+      eut_fini(&jit);
+      eut_fini(&ref);
+   }
+}
+
 int main(void)
 {
    HWT_RUN(test_random_programs);
    HWT_RUN(test_faults_as_interpreted);
+   HWT_RUN(test_root_window_faults);
    HWT_RUN(test_accesses_in_blocks);
    HWT_RUN(test_loops_in_blocks);
    HWT_RUN(test_loop_over_pages);
