@@ -602,6 +602,7 @@ static void test_loops_in_blocks(void)
 }
 
 static char *run_faulting(struct eut *t, const char *text, uint64_t root, const char *what);
+static void same_faults(const char *what, char *lines[2], struct eut *jit, struct eut *ref);
 
 /* bench_compute's reduction's tree, then a selection whose body has a
  * load the block leaves to the interpreter (lanes 8 bytes apart), then one
@@ -708,12 +709,7 @@ static void test_selections_in_blocks(void)
                                   "selection past the mask stack"),
                      run_faulting(&ref, overflow, eut_root(&ref, root, 4),
                                   "selection past the mask stack")};
-   HWT_CHECK(!strcmp(lines[0], lines[1]), "selection past the mask stack: the native tier's "
-             "fault \"%s\", the interpreter's \"%s\"", lines[0], lines[1]);
-   free(lines[0]);
-   free(lines[1]);
-   eut_fini(&jit);
-   eut_fini(&ref);
+   same_faults("selection past the mask stack", lines, &jit, &ref);
 }
 
 /*
@@ -1074,6 +1070,18 @@ static char *fault_line(struct eut *t, const char *what)
    return strndup(at, strcspn(at, "\n"));
 }
 
+/* The native tier's fault line (lines[0], of jit) and the interpreter's
+ * (lines[1], of ref) are the same; both GPUs are done with. */
+static void same_faults(const char *what, char *lines[2], struct eut *jit, struct eut *ref)
+{
+   HWT_CHECK(!strcmp(lines[0], lines[1]), "%s: the native tier's fault \"%s\", the "
+             "interpreter's \"%s\"", what, lines[0], lines[1]);
+   free(lines[0]);
+   free(lines[1]);
+   eut_fini(jit);
+   eut_fini(ref);
+}
+
 /* Runs text (W=32, one CTA of 64, root table at VA root) expecting a
  * fault; returns fault_line. */
 static char *run_faulting(struct eut *t, const char *text, uint64_t root, const char *what)
@@ -1160,22 +1168,18 @@ static void test_faults_as_interpreted(void)
          uint64_t root[4] = {buf, UINT64_MAX - 7, 0, 0};
          lines[g] = run_faulting(gpus[g], text, eut_root(gpus[g], root, 4), cases[c][0]);
       }
-      HWT_CHECK(!strcmp(lines[0], lines[1]), "%s: the native tier's fault \"%s\", the "
-                "interpreter's \"%s\"", cases[c][0], lines[0], lines[1]);
       HWT_CHECK(!jit_expected() || stats_of(&jit).jit_blocks > 0, "%s: nothing compiled",
                 cases[c][0]);
-      free(lines[0]);
-      free(lines[1]);
-      eut_fini(&jit);
-      eut_fini(&ref);
+      same_faults(cases[c][0], lines, &jit, &ref);
    }
 }
 
 /*
  * The CTA's root window (the page of the root table an LDR found live):
  * an LDR past it or before it is checked again, and faults as
- * interpreted. The table's next page is its allocation's guard page; a
- * root VA in the guard page before a buffer has its live words 4096 on.
+ * interpreted: a root table of a page, followed by its allocation's
+ * guard page; a root VA in the guard page before a buffer (its live
+ * words 4096 on).
  */
 static void test_root_window_faults(void)
 {
@@ -1197,12 +1201,7 @@ static void test_root_window_faults(void)
          uint64_t root = c == 0 ? buf : buf - 4096;
          lines[g] = run_faulting(gpus[g], cases[c][1], root, cases[c][0]);
       }
-      HWT_CHECK(!strcmp(lines[0], lines[1]), "%s: the native tier's fault \"%s\", the "
-                "interpreter's \"%s\"", cases[c][0], lines[0], lines[1]);
-      free(lines[0]);
-      free(lines[1]);
-      eut_fini(&jit);
-      eut_fini(&ref);
+      same_faults(cases[c][0], lines, &jit, &ref);
    }
 }
 
