@@ -77,6 +77,7 @@ struct hw_fault_info {
 };
 
 #define HW_PAGE_SITES 8u
+#define HW_HOST_SLOTS 4u
 
 /* One CTA being run by one worker. */
 struct hw_cta {
@@ -111,6 +112,10 @@ struct hw_cta {
     * INT64_MAX). An LDR inside it needs no more check. */
    int64_t root_lo, root_hi;
    uint64_t root_host;
+   /* A compiled block's full-warp global accesses' host addresses, for a
+    * later access of the block to the same address (hw_jit.c,
+    * plan_reuse); 0 where the access went chunk by chunk. */
+   uint64_t hosts[HW_HOST_SLOTS];
    struct hw_fault_info fault;
 };
 

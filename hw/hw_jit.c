@@ -48,6 +48,8 @@ bool hw_jit_supported(void)
 
 /* ---- encoder ------------------------------------------------------------------ */
 
+#define MAX_SEGS 16u   /* a block's segments, at most (struct plan) */
+
 struct emit {
    uint8_t *b;
    size_t len, cap;
@@ -65,6 +67,11 @@ struct emit {
    const uint32_t *page_site;  /* per pc: the access's page slot, or UINT32_MAX */
    bool looping;               /* the block being emitted loops (SEG_BACK) */
    const uint64_t *live;       /* per pc: the vector registers live there (liveness) */
+   /* Per segment of the block being emitted: the host slot (struct
+    * hw_cta hosts[]) + 1 its access saves its address in, or takes it
+    * from (plan_reuse); 0: none. */
+   uint8_t save[MAX_SEGS], reuse[MAX_SEGS];
+   uint8_t seg;                /* the segment being emitted */
 };
 
 static void put(struct emit *e, const void *p, size_t n)
@@ -602,9 +609,8 @@ static uint64_t *liveness(const struct hw_dinst *code, uint32_t n)
  * assignment each) and, between them, memory accesses (one instruction
  * each): a full warp's global or shared load or store, or a load into
  * uniform registers. Every register is in memory between segments, so an access
- * may leave the block there.
+ * may leave the block there. At most MAX_SEGS segments.
  */
-#define MAX_SEGS 16u
 
 enum seg_kind {
    SEG_ALU,
@@ -1513,6 +1519,12 @@ static void gather_hint(struct emit *e, uint32_t pc)
    byte(e, 0x49), byte(e, 0xb9), put(e, &row, 8);           /* mov r9, imm64 */
 }
 
+/* Host slot s - 1 of the CTA (plan_reuse). */
+static struct rm host_slot(uint32_t s)
+{
+   return M(RDX, (int32_t)(offsetof(struct hw_cta, hosts) + 8 * (s - 1)));
+}
+
 /* A full warp's LDG, STG, LDS or STS, block instruction index i:
  * consecutive (one check, one copy), consecutive or one address in each
  * chunk (emit_chunked), or gathered (LDS); on any other access the block
@@ -1530,12 +1542,22 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
       put(e, (const uint8_t[]){0x41, 0x80, 0x3c, 0x01, 0}, 5);   /* cmp byte [r9 + rax], 0 */
       hinted = jump_fwd(e, 0x85);                        /* jne: gather */
    }
-   size_t fail[NFAIL];
+   size_t fail[NFAIL], checked = NONE_FAIL;
+   uint32_t save = e->save[e->seg], reuse = e->reuse[e->seg];
+   if (reuse) {   /* the host address an earlier access found (plan_reuse) */
+      byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, host_slot(reuse));   /* mov rax, [slot] */
+      byte(e, 0x48), byte(e, 0x85), byte(e, 0xc0);      /* test rax, rax */
+      checked = jump_fwd(e, 0x85);                      /* jnz */
+   }
    emit_block_address(e, in, pc, w, fail);
    bool load = in->op == ISA_OP_LDG || in->op == ISA_OP_LDS;
    bool global = in->op == ISA_OP_LDG || in->op == ISA_OP_STG;
+   if (save)
+      byte(e, 0x48), byte(e, 0x89), modrm(e, RAX, host_slot(save));   /* mov [slot], rax */
    if (global && e->strides < STRIDE_SLOTS)
       emit_prefetch(e, e->strides++, w, in->op == ISA_OP_STG);
+   if (checked != NONE_FAIL)
+      patch(e, checked);
    int32_t reg = (int32_t)(isa_opnd_index(load ? in->dst : in->b) * w * 4);
    for (uint32_t c = 0; c < w / 8; c++) {
       int32_t off = (int32_t)(32 * c);
@@ -1566,6 +1588,8 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
       add_jumps(e, &other, &fail_gather, 1);
    } else {
       emit_chunked(e, in, w, &other);
+      if (save)   /* mov qword [slot], 0: no one host address */
+         byte(e, 0x48), byte(e, 0xc7), modrm(e, 0, host_slot(save)), dword(e, 0);
    }
    done[1] = jump_fwd(e, 0);
    for (uint32_t k = 0; k < other.count; k++)
@@ -1961,6 +1985,66 @@ static void emit_back(struct emit *e, const struct isa_inst *in, uint32_t i, siz
       patch(e, not_taken);
 }
 
+/* Whether an instruction of the block's segments first..last-1 (in the
+ * order run) writes a vector register of `regs`. */
+static bool writes_between(const struct hw_dinst *code, const struct plan *p, uint32_t first,
+                           uint32_t last, const uint64_t *regs)
+{
+   for (uint32_t k = first; k < last; k++) {
+      for (uint32_t pc = p->seg[k].pc; pc < p->seg[k].pc + p->seg[k].len; pc++) {
+         uint64_t w[VWORDS] = {0};
+         if (isa_writes_dst(&code[pc].in))
+            operand_vregs(&code[pc].in, 0, w);
+         for (uint32_t i = 0; i < VWORDS; i++) {
+            if (w[i] & regs[i])
+               return true;
+         }
+      }
+   }
+   return false;
+}
+
+/* Whether segment k lies in the block's selection's body. */
+static bool in_body(const struct plan *p, uint32_t k, uint32_t sel_if, uint32_t sel_endif)
+{
+   return sel_if != UINT32_MAX && p->seg[k].first > sel_if && p->seg[k].first < sel_endif;
+}
+
+/*
+ * A full warp's global access to the address of an earlier one in the
+ * block (the same register pair, unwritten since, and offset; y = a * x +
+ * y's store after its load) reuses that one's host address, saved in a
+ * slot of the CTA's hosts[] (e->save, e->reuse): the same bytes, checked
+ * live there. The earlier one runs first in every trip of the block (not
+ * in a selection's body the later one is not in), and saves 0 where it
+ * went chunk by chunk: the later one then checks its own.
+ */
+static void plan_reuse(struct emit *e, const struct hw_dinst *code, const struct plan *p)
+{
+   memset(e->save, 0, sizeof(e->save));
+   memset(e->reuse, 0, sizeof(e->reuse));
+   uint32_t slots = 0;
+   for (uint32_t k = 0; k < p->count; k++) {
+      const struct isa_inst *in = &code[p->seg[k].pc].in;
+      if (p->seg[k].kind != SEG_BLOCK || (in->op != ISA_OP_LDG && in->op != ISA_OP_STG))
+         continue;
+      uint64_t regs[VWORDS] = {0};
+      operand_vregs(in, 1, regs);
+      for (uint32_t j = 0; j < k && !e->reuse[k]; j++) {
+         const struct isa_inst *at = &code[p->seg[j].pc].in;
+         bool same = p->seg[j].kind == SEG_BLOCK && (at->op == ISA_OP_LDG || at->op == ISA_OP_STG) &&
+                     at->a == in->a && at->imm == in->imm;
+         if (!same || (in_body(p, j, e->sel_if, e->sel_endif) &&
+                       !in_body(p, k, e->sel_if, e->sel_endif)) ||
+             writes_between(code, p, j, k, regs))
+            continue;
+         if (!e->save[j] && slots < HW_HOST_SLOTS)
+            e->save[j] = (uint8_t)++slots;
+         e->reuse[k] = e->save[j];
+      }
+   }
+}
+
 /* What the block's segments need to know of it (struct emit), and its
  * stride slots cleared. */
 static void emit_entry(struct emit *e, const struct hw_dinst *code, uint32_t pc,
@@ -1984,6 +2068,7 @@ static void emit_entry(struct emit *e, const struct hw_dinst *code, uint32_t pc,
       if (g->kind == SEG_BLOCK && (op == ISA_OP_LDG || op == ISA_OP_STG) && n < STRIDE_SLOTS)
          byte(e, 0x48), byte(e, 0xc7), modrm(e, 0, stride_slot(n++)), dword(e, 0);
    }
+   plan_reuse(e, code, p);
 }
 
 /*
@@ -2005,6 +2090,7 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    for (uint32_t k = 0; k < p->count; k++) {
       const struct seg *g = &p->seg[k];
       const struct isa_inst *in = &code[g->pc].in;
+      e->seg = (uint8_t)k;
       switch (g->kind) {
       case SEG_BLOCK: emit_access(e, in, g->pc, g->first, w); break;
       case SEG_SCALAR: emit_scalar_load(e, in, g->pc, g->first); break;

@@ -831,6 +831,80 @@ static void test_exits_in_blocks(void)
 }
 
 /*
+ * A block's global access to the address of an earlier one reuses its
+ * host address, but not where the address register was written between
+ * them, where the earlier one is in a selection's body the later one is
+ * not in (the warps taking none of it), or where the earlier one went
+ * chunk by chunk (odd warps here): the results are the interpreter's.
+ */
+static void test_reused_addresses(void)
+{
+   enum { SIZE = 128, CTAS = 3, COUNT = SIZE * CTAS };
+   static const char *const cases[][2] = {
+      {"x[i] += 1, z[i] = y[i] through one register",
+       "iadd64 v6, v4, u0\nldg.b32 v10, v6\niadd v10, v10, #1\nstg.b32 _, v6, v10\n"
+       "iadd64 v8, v4, u2\nldg.b32 v11, v8\niadd64 v8, v4, u4\nstg.b32 _, v8, v11\n"},
+      {"a load in the body of a selection even warps take, a store after it",
+       "iadd64 v16, v4, u0\ns2r.warp_id u10\nand u11, u10, #1\nmov v13, u11\n"
+       "icmp.eq v12, v13, #0\n"
+       "if _, v12 @e\n   ldg.b32 v14, v16\n   iadd v14, v14, #5\ne: endif\n"
+       "stg.b32 _, v16, v1\n"},
+      {"a load odd warps do chunk by chunk, a store to the same addresses",
+       "s2r.lane_id v20\ns2r.warp_id u12\nand u13, u12, #1\n"
+       "isub v21, v1, v20\nshl v21, v21, #1\n"
+       "shr_u v22, v20, #3\nshl v22, v22, #4\nand v23, v20, #7\niadd v22, v22, v23\n"
+       "sel v24, u13, v22, v20\niadd v25, v21, v24\nshl v25, v25, #2\n"
+       "zext64 v26, v25\niadd64 v26, v26, u6\n"
+       "ldg.b32 v28, v26\niadd v28, v28, #3\nstg.b32 _, v26, v28\n"},
+   };
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      for (uint32_t c = 0; c < EDGES(cases); c++) {
+         char text[2048];
+         snprintf(text, sizeof(text), ".warp %u\n"
+                                      "ldr.b64 u0 +0\nldr.b64 u2 +8\nldr.b64 u4 +16\n"
+                                      "ldr.b64 u6 +24\n"
+                                      "s2r.local_index v0\ns2r.group_id_x u8\n"
+                                      "s2r.group_size_x u9\nimad v1, u8, u9, v0\n"
+                                      "shl v2, v1, #2\nzext64 v4, v2\n%sexit\n",
+                  w, cases[c][1]);
+         struct eut gpus[2];
+         init_pair(&gpus[0], &gpus[1]);
+         uint32_t *got[2];
+         for (int g = 0; g < 2; g++) {
+            struct eut *t = &gpus[g];
+            uint64_t buf[4];
+            for (int k = 0; k < 4; k++) {
+               buf[k] = eut_alloc(t, 8 * COUNT, 64);
+               uint32_t *x = eut_ptr(t, buf[k]);
+               for (uint32_t i = 0; i < 2 * COUNT; i++)
+                  x[i] = i * 7u + (uint32_t)k;
+            }
+            eut_run(t, &(struct eut_launch){.program = eut_program(t, text), .grid = {CTAS},
+                                            .size = {SIZE}, .root = eut_root(t, buf, 4)},
+                    cases[c][0]);
+            got[g] = malloc(4 * 8 * COUNT);
+            HWT_REQUIRE(got[g], "out of memory");
+            for (int k = 0; k < 4; k++)
+               memcpy(got[g] + 2 * COUNT * k, eut_ptr(t, buf[k]), 8 * COUNT);
+         }
+         uint32_t bad = 0, first = UINT32_MAX;
+         for (uint32_t i = 0; i < 8 * COUNT; i++) {
+            if (got[0][i] != got[1][i] && first == UINT32_MAX)
+               first = i;
+            bad += got[0][i] != got[1][i];
+         }
+         HWT_CHECK(!bad, "W=%u, %s: %u words differ from the interpreter's (buffer %u, word "
+                   "%u first)", w, cases[c][0], bad, first / (2 * COUNT), first % (2 * COUNT));
+         free(got[0]);
+         free(got[1]);
+         eut_fini(&gpus[0]);
+         eut_fini(&gpus[1]);
+      }
+   }
+}
+
+/*
  * bench_compute's reduction's first loop: each invocation sums the words
  * a grid's stride apart, so each warp's load walks the buffer 128 bytes a
  * trip (W=32) across 40 pages, in a block that loops; the sums are right
@@ -1216,6 +1290,7 @@ int main(void)
    HWT_RUN(test_shuffle_of_dead_register);
    HWT_RUN(test_barriers_in_blocks);
    HWT_RUN(test_exits_in_blocks);
+   HWT_RUN(test_reused_addresses);
    HWT_RUN(test_selections_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
