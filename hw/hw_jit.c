@@ -161,7 +161,7 @@ static void mov_ymm(struct emit *e, int d, int s)
       v2(e, VMOVDQA, d, R(s));
 }
 
-/* vpsrld (/2) or vpsrad (/4) d, s, imm. */
+/* vpsrld (/2), vpsrad (/4) or vpslld (/6) d, s, imm. */
 static void shift_imm(struct emit *e, int ext, int d, int s, uint8_t imm)
 {
    vex(e, VPSHIFTI, true, ext, d, R(s));
@@ -353,6 +353,14 @@ struct ops {
    int d, dh, a, ah, b, bh, c;
 };
 
+/* A shift by an immediate count: vpslld, vpsrld or vpsrad with the count
+ * in the instruction (no ymm for it). */
+static bool imm_shift(const struct isa_inst *in)
+{
+   return (in->op == ISA_OP_SHL || in->op == ISA_OP_SHR_U || in->op == ISA_OP_SHR_S) &&
+          isa_opnd_kind(in->b) == ISA_OPND_IMM;
+}
+
 /* Assigns registers to an instruction's operands (sources first, so a
  * source is live-in unless an earlier instruction wrote it). False when it
  * does not fit; *a may then be partly updated (the caller keeps a copy). */
@@ -370,7 +378,9 @@ static bool assign(struct alloc *a, const struct isa_inst *in, struct ops *o)
    a->vector = true;
    switch (s) {
    case S3OP: o->c = src32(a, in, in->c), ok = ok && o->c >= 0; /* fall through */
-   case S2OP: o->b = src32(a, in, in->b), ok = ok && o->b >= 0; /* fall through */
+   case S2OP:
+      o->b = imm_shift(in) ? 0 : src32(a, in, in->b), ok = ok && o->b >= 0;
+      /* fall through */
    case S1OP: case S64_EXT: o->a = src32(a, in, in->a), ok = ok && o->a >= 0; break;
    case S64_2: ok = src64(a, in, in->b, &o->b, &o->bh); /* fall through */
    case S64_1: ok = src64(a, in, in->a, &o->a, &o->ah) && ok; break;
@@ -422,26 +432,29 @@ static const uint8_t fcmp_pred[ISA_FCMP_UNO + 1] = {
 };
 
 /* 64-bit add or subtract on halves: the carry (borrow) of the low halves
- * is an unsigned compare, done signed with the sign bits flipped. */
+ * is an unsigned compare, done signed with the sign bits flipped. The low
+ * half goes straight to its register unless that is a source read after
+ * it; the high half, computed last, always does. */
 static void emit_addsub64(struct emit *e, bool sub, const struct ops *o)
 {
+   bool clobbers = o->d == o->a || o->d == o->ah || o->d == o->bh || (sub && o->d == o->b);
+   int lo = clobbers ? S0 : o->d;
    if (!sub) {
-      v3(e, VPADDD, S0, o->a, R(o->b));        /* lo */
-      v3(e, VPXOR, S1, S0, M(R8, K_SIGN));
+      v3(e, VPADDD, lo, o->a, R(o->b));
+      v3(e, VPXOR, S1, lo, M(R8, K_SIGN));
       v3(e, VPXOR, S2, o->a, M(R8, K_SIGN));
       v3(e, VPCMPGTD, S2, S2, R(S1));           /* carry: a.lo > lo, unsigned */
-      v3(e, VPADDD, S1, o->ah, R(o->bh));
-      v3(e, VPSUBD, S1, S1, R(S2));             /* minus -1 */
+      v3(e, VPADDD, o->dh, o->ah, R(o->bh));
+      v3(e, VPSUBD, o->dh, o->dh, R(S2));       /* minus -1 */
    } else {
-      v3(e, VPSUBD, S0, o->a, R(o->b));
+      v3(e, VPSUBD, lo, o->a, R(o->b));
       v3(e, VPXOR, S1, o->b, M(R8, K_SIGN));
       v3(e, VPXOR, S2, o->a, M(R8, K_SIGN));
       v3(e, VPCMPGTD, S2, S1, R(S2));           /* borrow: b.lo > a.lo, unsigned */
-      v3(e, VPSUBD, S1, o->ah, R(o->bh));
-      v3(e, VPADDD, S1, S1, R(S2));             /* plus -1 */
+      v3(e, VPSUBD, o->dh, o->ah, R(o->bh));
+      v3(e, VPADDD, o->dh, o->dh, R(S2));       /* plus -1 */
    }
-   mov_ymm(e, o->d, S0);
-   mov_ymm(e, o->dh, S1);
+   mov_ymm(e, o->d, lo);
 }
 
 /* One instruction on chunk `chunk` (lanes 8 * chunk ...) of the warp. */
@@ -484,6 +497,11 @@ static void emit_inst(struct emit *e, const struct isa_inst *in, const struct op
       break;
    case ISA_OP_SHL: case ISA_OP_SHR_U: case ISA_OP_SHR_S: {
       /* The count is b & 31 (hw_isa.h); the variable shifts take any count. */
+      if (imm_shift(in)) {   /* vpslld /6, vpsrld /2, vpsrad /4 */
+         int ext = in->op == ISA_OP_SHL ? 6 : in->op == ISA_OP_SHR_U ? 2 : 4;
+         shift_imm(e, ext, d, a, (uint8_t)(in->imm & 31));
+         break;
+      }
       struct vop op = in->op == ISA_OP_SHL ? VPSLLVD : in->op == ISA_OP_SHR_U ? VPSRLVD : VPSRAVD;
       v3(e, VPAND, S0, b, M(R8, K_31));
       v3(e, op, d, a, R(S0));
@@ -495,6 +513,11 @@ static void emit_inst(struct emit *e, const struct isa_inst *in, const struct op
    case ISA_OP_FMUL: v3(e, VMULPS, d, a, R(b)); break;
    case ISA_OP_FDIV: v3(e, VDIVPS, d, a, R(b)); break;
    case ISA_OP_FFMA:   /* d = a * b + c, one rounding, as fmaf */
+      if (d != a && d != b) {   /* c into d, then d += a * b */
+         mov_ymm(e, d, c);
+         v3(e, VFMADD231PS, d, a, R(b));
+         break;
+      }
       mov_ymm(e, S0, c);
       v3(e, VFMADD231PS, S0, a, R(b));
       mov_ymm(e, d, S0);
@@ -522,13 +545,12 @@ static void emit_inst(struct emit *e, const struct isa_inst *in, const struct op
       mov_ymm(e, d, S0);
       mov_ymm(e, o->dh, S1);
       break;
-   case ISA_OP_ZEXT64: case ISA_OP_SEXT64:
-      if (in->op == ISA_OP_SEXT64)
-         shift_imm(e, 4, S1, a, 31);
-      else
-         v3(e, VPXOR, S1, S1, R(S1));
+   case ISA_OP_ZEXT64: case ISA_OP_SEXT64:   /* a is read last by the high half */
       mov_ymm(e, d, a);
-      mov_ymm(e, o->dh, S1);
+      if (in->op == ISA_OP_SEXT64)
+         shift_imm(e, 4, o->dh, a, 31);
+      else
+         v3(e, VPXOR, o->dh, o->dh, R(o->dh));
       break;
    default:
       break;   /* shape_of() admits only the cases above */
