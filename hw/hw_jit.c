@@ -71,6 +71,9 @@ struct emit {
     * hw_cta hosts[]) + 1 its access saves its address in, or takes it
     * from (plan_reuse); 0: none. */
    uint8_t save[MAX_SEGS], reuse[MAX_SEGS];
+   /* Per segment: its access's address (low halves) is lane 0's + 4 * l
+    * in lane l, mod 2^32, whatever the values (plan_strides). */
+   bool consecutive[MAX_SEGS];
    uint8_t seg;                /* the segment being emitted */
 };
 
@@ -1338,11 +1341,15 @@ static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32
    int32_t lo = (int32_t)(isa_opnd_index(in->a) * w * 4), hi = lo + (int32_t)(w * 4);
    for (int k = 0; k < NFAIL; k++)
       fail[k] = NONE_FAIL;
-   v3(e, VPCMPEQD, 2, 2, R(2));
-   emit_lanes_match(e, lo, 0, w, true);
-   if (!shared)
-      emit_lanes_match(e, hi, 1, w, false);
-   fail[0] = unless_all(e, 0x85);
+   bool known = e->consecutive[e->seg];   /* lane 0's says all (plan_strides) */
+   if (!known || !shared) {
+      v3(e, VPCMPEQD, 2, 2, R(2));
+      if (!known)
+         emit_lanes_match(e, lo, 0, w, true);
+      if (!shared)
+         emit_lanes_match(e, hi, 1, w, false);
+      fail[0] = unless_all(e, 0x85);
+   }
    byte(e, 0x8b), modrm(e, RAX, M(RDI, lo));             /* mov eax, lane 0's low half */
    if (shared)
       emit_shared_host(e, in, 4 * w, &fail[1]);
@@ -1589,7 +1596,8 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
    size_t done[2];
    done[0] = jump_fwd(e, 0);
    if (in->op == ISA_OP_LDS) {   /* not consecutive: remembered */
-      patch(e, fail[0]);
+      if (fail[0] != NONE_FAIL)
+         patch(e, fail[0]);
       fail[0] = NONE_FAIL;
       gather_hint(e, pc);
       put(e, (const uint8_t[]){0x41, 0xc6, 0x04, 0x01, 1}, 5);   /* mov byte [r9 + rax], 1 */
@@ -2033,6 +2041,114 @@ static bool in_body(const struct plan *p, uint32_t k, uint32_t sel_if, uint32_t 
 }
 
 /*
+ * Lane strides: stride[r] = s when vector register r holds r[0] + s * l in
+ * lane l (mod 2^32) whatever the registers' values, or NO_STRIDE. Every
+ * lane runs a block's code (full warps only), so lane and local index
+ * have stride 1 (local index = the warp's first index + lane), a uniform
+ * or immediate operand 0, and sums, differences, products by an
+ * immediate and left shifts carry strides as the mod 2^32 identities
+ * they are. An address register of stride 4 needs no lane by lane check
+ * (emit_block_address): lane 0's, checked not to wrap, says them all.
+ */
+#define NO_STRIDE INT64_MIN
+
+static int64_t stride_of(const int64_t *stride, uint16_t o)
+{
+   switch (isa_opnd_kind(o)) {
+   case ISA_OPND_VREG: return stride[isa_opnd_index(o)];
+   case ISA_OPND_UREG: case ISA_OPND_IMM: return 0;
+   default: return NO_STRIDE;
+   }
+}
+
+static int64_t wrap32(int64_t x) { return (int64_t)(uint32_t)x; }
+
+/* a * b's stride: a product by an immediate, or of uniform values. */
+static int64_t product_stride(const struct isa_inst *in, int64_t sa, int64_t sb)
+{
+   if (sa == NO_STRIDE || sb == NO_STRIDE)
+      return NO_STRIDE;
+   if (isa_opnd_kind(in->b) == ISA_OPND_IMM)
+      return wrap32((int64_t)((uint32_t)sa * in->imm));
+   if (isa_opnd_kind(in->a) == ISA_OPND_IMM)
+      return wrap32((int64_t)((uint32_t)sb * in->imm));
+   return sa == 0 && sb == 0 ? 0 : NO_STRIDE;
+}
+
+/* The low (or only) half's stride of an instruction's vector result. */
+static int64_t result_stride(const struct isa_inst *in, const int64_t *src)
+{
+   bool known = src[0] != NO_STRIDE && src[1] != NO_STRIDE;
+   switch ((enum isa_op)in->op) {
+   case ISA_OP_S2R:
+      return in->mod == ISA_SR_LANE_ID || in->mod == ISA_SR_LOCAL_INDEX ? 1 : NO_STRIDE;
+   case ISA_OP_MOV: case ISA_OP_ZEXT64: return src[0];
+   case ISA_OP_IADD: case ISA_OP_IADD64: return known ? wrap32(src[0] + src[1]) : NO_STRIDE;
+   case ISA_OP_ISUB: return known ? wrap32(src[0] - src[1]) : NO_STRIDE;
+   case ISA_OP_IMUL: return product_stride(in, src[0], src[1]);
+   case ISA_OP_IMAD: {
+      int64_t p = product_stride(in, src[0], src[1]);
+      return p != NO_STRIDE && src[2] != NO_STRIDE ? wrap32(p + src[2]) : NO_STRIDE;
+   }
+   case ISA_OP_SHL:
+      if (src[0] != NO_STRIDE && isa_opnd_kind(in->b) == ISA_OPND_IMM)
+         return wrap32((int64_t)((uint32_t)src[0] << (in->imm & 31)));
+      return NO_STRIDE;
+   default: return NO_STRIDE;
+   }
+}
+
+/* The strides of the vector registers an instruction writes (a pair's
+ * high half: 0 for ZEXT64's, else known only from uniform sources). */
+static void inst_strides(const struct isa_inst *in, int64_t *stride)
+{
+   uint64_t w[VWORDS] = {0};
+   if (isa_writes_dst(in))
+      operand_vregs(in, 0, w);
+   const uint16_t ops[3] = {in->a, in->b, in->c};
+   int64_t src[3];
+   bool uniform = in->op != ISA_OP_S2R;   /* every source uniform: so is the result */
+   for (uint32_t k = 0; k < 3; k++) {
+      src[k] = stride_of(stride, ops[k]);
+      uniform = uniform && (k >= isa_op_info[in->op].sources || src[k] == 0);
+   }
+   int64_t lo = uniform ? 0 : result_stride(in, src);
+   int64_t hi = uniform || in->op == ISA_OP_ZEXT64 ? 0 : NO_STRIDE;
+   bool first = true;
+   for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
+      if (hw_bit_test(w, r)) {
+         stride[r] = first ? lo : hi;   /* a pair's low half first */
+         first = false;
+      }
+   }
+}
+
+/* e->consecutive for the block's accesses (see inst_strides). Nothing is
+ * known at its top (each trip, each warp starts there); registers written
+ * in its selection's body are not known after the ENDIF (the body may
+ * not have run). */
+static void plan_strides(struct emit *e, const struct hw_dinst *code, const struct plan *p)
+{
+   static _Thread_local int64_t stride[ISA_MAX_VREGS];
+   uint64_t body[VWORDS] = {0};
+   for (uint32_t r = 0; r < ISA_MAX_VREGS; r++)
+      stride[r] = NO_STRIDE;
+   for (uint32_t k = 0; k < p->count; k++) {
+      const struct seg *g = &p->seg[k];
+      e->consecutive[k] = g->kind == SEG_BLOCK && stride_of(stride, code[g->pc].in.a) == 4;
+      if (g->kind == SEG_ENDIF) {
+         for (uint32_t r = 0; r < ISA_MAX_VREGS; r++)
+            stride[r] = hw_bit_test(body, r) ? NO_STRIDE : stride[r];
+      }
+      for (uint32_t pc = g->pc; pc < g->pc + g->len; pc++) {
+         inst_strides(&code[pc].in, stride);
+         if (in_body(p, k, e->sel_if, e->sel_endif) && isa_writes_dst(&code[pc].in))
+            operand_vregs(&code[pc].in, 0, body);
+      }
+   }
+}
+
+/*
  * A full warp's global access to the address of an earlier one in the
  * block (the same register pair, unwritten since, and offset; y = a * x +
  * y's store after its load) reuses that one's host address, saved in a
@@ -2091,6 +2207,7 @@ static void emit_entry(struct emit *e, const struct hw_dinst *code, uint32_t pc,
          byte(e, 0x48), byte(e, 0xc7), modrm(e, 0, stride_slot(n++)), dword(e, 0);
    }
    plan_reuse(e, code, p);
+   plan_strides(e, code, p);
 }
 
 /*

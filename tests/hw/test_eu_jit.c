@@ -905,6 +905,70 @@ static void test_reused_addresses(void)
 }
 
 /*
+ * The lane strides a block infers for its addresses (hw_jit.c,
+ * plan_strides): a load through addresses computed as below gives the
+ * interpreter's results, whether they are consecutive (a product by an
+ * immediate, a sum of strides) or not (a difference of strides 6 and -2,
+ * pairs of lanes sharing a word, a product by a uniform register,
+ * addresses set in a selection's body that odd warps skip).
+ */
+static void test_lane_strides(void)
+{
+   enum { SIZE = 128, CTAS = 2, COUNT = SIZE * CTAS };
+   static const char *const cases[][2] = {
+      {"local index * 4", "shl v20, v1, #2\n"},
+      {"local index * 4 as a product", "imul v20, v1, #4\n"},
+      {"8 * lane - 4 * lane", "shl v20, v0, #3\nisub v20, v20, v0\nisub v20, v20, v0\n"
+                              "isub v20, v20, v0\nisub v20, v20, v0\n"},
+      {"6 * lane - -2 * lane", "imul v20, v0, #6\nimul v21, v0, #0xfffffffe\n"
+                               "isub v20, v20, v21\n"},
+      {"pairs of lanes", "shl v20, v1, #2\nand v20, v20, #0xfffffff8\n"},
+      {"a product by a uniform register", "mov u13, #2\nimul v20, v0, u13\nshl v20, v20, #2\n"},
+      {"consecutive in even warps' selection only",
+       "mov v20, #0\ns2r.warp_id u10\nand u11, u10, #1\nmov v13, u11\n"
+       "icmp.eq v12, v13, #0\nif _, v12 @e\n   shl v20, v1, #2\ne: endif\n"},
+   };
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      for (uint32_t c = 0; c < EDGES(cases); c++) {
+         char text[2048];
+         snprintf(text, sizeof(text), ".warp %u\n"
+                                      "ldr.b64 u0 +0\nldr.b64 u2 +8\n"
+                                      "s2r.local_index v0\ns2r.group_id_x u8\n"
+                                      "s2r.group_size_x u9\nimad v1, u8, u9, v0\n"
+                                      "%s"
+                                      "zext64 v22, v20\niadd64 v22, v22, u0\n"
+                                      "ldg.b32 v24, v22\n"
+                                      "shl v26, v1, #2\nzext64 v28, v26\niadd64 v28, v28, u2\n"
+                                      "stg.b32 _, v28, v24\nexit\n",
+                  w, cases[c][1]);
+         struct eut gpus[2];
+         init_pair(&gpus[0], &gpus[1]);
+         uint32_t got[2][COUNT];
+         for (int g = 0; g < 2; g++) {
+            struct eut *t = &gpus[g];
+            uint64_t in = eut_alloc(t, 8 * COUNT, 64), out = eut_alloc(t, 4 * COUNT, 64);
+            uint32_t *x = eut_ptr(t, in);
+            for (uint32_t i = 0; i < 2 * COUNT; i++)
+               x[i] = i * 13u + 5;
+            uint64_t root[2] = {in, out};
+            eut_run(t, &(struct eut_launch){.program = eut_program(t, text), .grid = {CTAS},
+                                            .size = {SIZE}, .root = eut_root(t, root, 2)},
+                    cases[c][0]);
+            memcpy(got[g], eut_ptr(t, out), sizeof(got[g]));
+         }
+         uint32_t bad = 0;
+         for (uint32_t i = 0; i < COUNT; i++)
+            bad += got[0][i] != got[1][i];
+         HWT_CHECK(!bad, "W=%u, %s: %u results differ from the interpreter's (first: 0x%x, "
+                   "interpreter 0x%x)", w, cases[c][0], bad, got[0][0], got[1][0]);
+         eut_fini(&gpus[0]);
+         eut_fini(&gpus[1]);
+      }
+   }
+}
+
+/*
  * bench_compute's reduction's first loop: each invocation sums the words
  * a grid's stride apart, so each warp's load walks the buffer 128 bytes a
  * trip (W=32) across 40 pages, in a block that loops; the sums are right
@@ -1291,6 +1355,7 @@ int main(void)
    HWT_RUN(test_barriers_in_blocks);
    HWT_RUN(test_exits_in_blocks);
    HWT_RUN(test_reused_addresses);
+   HWT_RUN(test_lane_strides);
    HWT_RUN(test_selections_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
