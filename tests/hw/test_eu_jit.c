@@ -830,6 +830,41 @@ static void test_exits_in_blocks(void)
    }
 }
 
+/* Runs text (W=w, 3 CTAs of 128, root table: 4 buffers of 768 words)
+ * compiled and interpreted: the buffers end the same. */
+static void same_memory_as_interpreted(const char *what, uint32_t w, const char *text)
+{
+   enum { SIZE = 128, CTAS = 3, WORDS = 2 * SIZE * CTAS };
+   struct eut gpus[2];
+   init_pair(&gpus[0], &gpus[1]);
+   static uint32_t got[2][4 * WORDS];
+   for (int g = 0; g < 2; g++) {
+      struct eut *t = &gpus[g];
+      uint64_t buf[4];
+      for (int k = 0; k < 4; k++) {
+         buf[k] = eut_alloc(t, 4 * WORDS, 64);
+         uint32_t *x = eut_ptr(t, buf[k]);
+         for (uint32_t i = 0; i < WORDS; i++)
+            x[i] = i * 7u + (uint32_t)k;
+      }
+      eut_run(t, &(struct eut_launch){.program = eut_program(t, text), .grid = {CTAS},
+                                      .size = {SIZE}, .root = eut_root(t, buf, 4)},
+              what);
+      for (int k = 0; k < 4; k++)
+         memcpy(got[g] + WORDS * k, eut_ptr(t, buf[k]), 4 * WORDS);
+   }
+   uint32_t bad = 0, first = UINT32_MAX;
+   for (uint32_t i = 0; i < 4 * WORDS; i++) {
+      if (got[0][i] != got[1][i] && first == UINT32_MAX)
+         first = i;
+      bad += got[0][i] != got[1][i];
+   }
+   HWT_CHECK(!bad, "W=%u, %s: %u words differ from the interpreter's (buffer %u, word %u "
+             "first)", w, what, bad, first / WORDS, first % WORDS);
+   eut_fini(&gpus[0]);
+   eut_fini(&gpus[1]);
+}
+
 /*
  * A block's global access to the address of an earlier one reuses its
  * host address, but not where the address register was written between
@@ -839,7 +874,6 @@ static void test_exits_in_blocks(void)
  */
 static void test_reused_addresses(void)
 {
-   enum { SIZE = 128, CTAS = 3, COUNT = SIZE * CTAS };
    static const char *const cases[][2] = {
       {"x[i] += 1, z[i] = y[i] through one register",
        "iadd64 v6, v4, u0\nldg.b32 v10, v6\niadd v10, v10, #1\nstg.b32 _, v6, v10\n"
@@ -868,38 +902,7 @@ static void test_reused_addresses(void)
                                       "s2r.group_size_x u9\nimad v1, u8, u9, v0\n"
                                       "shl v2, v1, #2\nzext64 v4, v2\n%sexit\n",
                   w, cases[c][1]);
-         struct eut gpus[2];
-         init_pair(&gpus[0], &gpus[1]);
-         uint32_t *got[2];
-         for (int g = 0; g < 2; g++) {
-            struct eut *t = &gpus[g];
-            uint64_t buf[4];
-            for (int k = 0; k < 4; k++) {
-               buf[k] = eut_alloc(t, 8 * COUNT, 64);
-               uint32_t *x = eut_ptr(t, buf[k]);
-               for (uint32_t i = 0; i < 2 * COUNT; i++)
-                  x[i] = i * 7u + (uint32_t)k;
-            }
-            eut_run(t, &(struct eut_launch){.program = eut_program(t, text), .grid = {CTAS},
-                                            .size = {SIZE}, .root = eut_root(t, buf, 4)},
-                    cases[c][0]);
-            got[g] = malloc(4 * 8 * COUNT);
-            HWT_REQUIRE(got[g], "out of memory");
-            for (int k = 0; k < 4; k++)
-               memcpy(got[g] + 2 * COUNT * k, eut_ptr(t, buf[k]), 8 * COUNT);
-         }
-         uint32_t bad = 0, first = UINT32_MAX;
-         for (uint32_t i = 0; i < 8 * COUNT; i++) {
-            if (got[0][i] != got[1][i] && first == UINT32_MAX)
-               first = i;
-            bad += got[0][i] != got[1][i];
-         }
-         HWT_CHECK(!bad, "W=%u, %s: %u words differ from the interpreter's (buffer %u, word "
-                   "%u first)", w, cases[c][0], bad, first / (2 * COUNT), first % (2 * COUNT));
-         free(got[0]);
-         free(got[1]);
-         eut_fini(&gpus[0]);
-         eut_fini(&gpus[1]);
+         same_memory_as_interpreted(cases[c][0], w, text);
       }
    }
 }
@@ -914,7 +917,6 @@ static void test_reused_addresses(void)
  */
 static void test_lane_strides(void)
 {
-   enum { SIZE = 128, CTAS = 2, COUNT = SIZE * CTAS };
    static const char *const cases[][2] = {
       {"local index * 4", "shl v20, v1, #2\n"},
       {"local index * 4 as a product", "imul v20, v1, #4\n"},
@@ -942,28 +944,7 @@ static void test_lane_strides(void)
                                       "shl v26, v1, #2\nzext64 v28, v26\niadd64 v28, v28, u2\n"
                                       "stg.b32 _, v28, v24\nexit\n",
                   w, cases[c][1]);
-         struct eut gpus[2];
-         init_pair(&gpus[0], &gpus[1]);
-         uint32_t got[2][COUNT];
-         for (int g = 0; g < 2; g++) {
-            struct eut *t = &gpus[g];
-            uint64_t in = eut_alloc(t, 8 * COUNT, 64), out = eut_alloc(t, 4 * COUNT, 64);
-            uint32_t *x = eut_ptr(t, in);
-            for (uint32_t i = 0; i < 2 * COUNT; i++)
-               x[i] = i * 13u + 5;
-            uint64_t root[2] = {in, out};
-            eut_run(t, &(struct eut_launch){.program = eut_program(t, text), .grid = {CTAS},
-                                            .size = {SIZE}, .root = eut_root(t, root, 2)},
-                    cases[c][0]);
-            memcpy(got[g], eut_ptr(t, out), sizeof(got[g]));
-         }
-         uint32_t bad = 0;
-         for (uint32_t i = 0; i < COUNT; i++)
-            bad += got[0][i] != got[1][i];
-         HWT_CHECK(!bad, "W=%u, %s: %u results differ from the interpreter's (first: 0x%x, "
-                   "interpreter 0x%x)", w, cases[c][0], bad, got[0][0], got[1][0]);
-         eut_fini(&gpus[0]);
-         eut_fini(&gpus[1]);
+         same_memory_as_interpreted(cases[c][0], w, text);
       }
    }
 }
