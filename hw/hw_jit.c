@@ -202,6 +202,8 @@ enum konst_kind {
    KIMM,     /* the immediate value */
    KUREG,    /* u[value] */
    KWBASE,   /* the warp's first invocation index (wp->index * W): local_index - lane */
+   KPROD,    /* the product of two held uniform operands, ymm (value >> 8) and (value & 255):
+                IMAD's a * b, the same in every chunk */
 };
 
 struct konst {
@@ -354,6 +356,7 @@ static enum shape shape_of(const struct isa_inst *in)
 /* An instruction's operands' ymm registers. */
 struct ops {
    int d, dh, a, ah, b, bh, c;
+   bool product;   /* IMAD: a holds a * b (KPROD) */
 };
 
 /* A shift by an immediate count: vpslld, vpsrld or vpsrad with the count
@@ -379,6 +382,7 @@ static bool assign(struct alloc *a, const struct isa_inst *in, struct ops *o)
       return true;
    }
    a->vector = true;
+   o->product = false;
    switch (s) {
    case S3OP: o->c = src32(a, in, in->c), ok = ok && o->c >= 0; /* fall through */
    case S2OP:
@@ -395,6 +399,13 @@ static bool assign(struct alloc *a, const struct isa_inst *in, struct ops *o)
    }
    if (!ok)
       return false;
+   if (in->op == ISA_OP_IMAD && o->a >= (int)(YMM_HELD - a->nk) && o->b >= (int)(YMM_HELD - a->nk)) {
+      /* Both factors held (uniform): their product once per call, not per
+       * chunk, where a ymm is left for it. */
+      int p = konst(a, KPROD, (uint32_t)(o->a << 8 | o->b));
+      if (p >= 0)
+         o->a = p, o->product = true;
+   }
    o->d = vreg(a, d, true);
    if (s == S64_2 || s == S64_1 || s == S64_EXT)
       o->dh = d + 1 < ISA_MAX_VREGS ? vreg(a, d + 1, true) : -1;
@@ -479,6 +490,10 @@ static void emit_inst(struct emit *e, const struct isa_inst *in, const struct op
    case ISA_OP_ISUB: v3(e, VPSUBD, d, a, R(b)); break;
    case ISA_OP_IMUL: v3(e, VPMULLD, d, a, R(b)); break;
    case ISA_OP_IMAD:
+      if (o->product) {
+         v3(e, VPADDD, d, a, R(c));
+         break;
+      }
       v3(e, VPMULLD, S0, a, R(b));
       v3(e, VPADDD, d, S0, R(c));
       break;
@@ -902,17 +917,21 @@ static void emit_warp_index(struct emit *e)
 
 /* Broadcasts the held operands: the immediates and the uniform registers'
  * values before the run's first write to them (uniform true, version 0),
- * or the values of one uniform register after its version-th write. */
+ * or the values of one uniform register after its version-th write; then
+ * the products (KPROD) whose factors both are now (*done: the held
+ * operands so far, by index). */
 static void emit_konsts(struct emit *e, const struct alloc *a, bool first, uint32_t ureg,
-                        uint8_t version, uint32_t w)
+                        uint8_t version, uint32_t w, uint32_t *done)
 {
    for (uint32_t i = 0; i < a->nk; i++) {
       const struct konst *k = &a->k[i];
       int y = YMM_HELD - 1 - (int)i;
-      bool now = first ? k->kind != KUREG || k->version == 0
-                       : k->kind == KUREG && k->value == ureg && k->version == version;
+      bool now = k->kind != KPROD &&
+                 (first ? k->kind != KUREG || k->version == 0
+                        : k->kind == KUREG && k->value == ureg && k->version == version);
       if (!now)
          continue;
+      *done |= 1u << i;
       switch ((enum konst_kind)k->kind) {
       case KUREG:
          v2(e, VPBROADCASTD, y, M(RSI, (int32_t)(4 * k->value)));
@@ -925,9 +944,20 @@ static void emit_konsts(struct emit *e, const struct alloc *a, bool first, uint3
          emit_warp_index(e);
          byte(e, 0xc1), modrm(e, 4, R(RAX)), byte(e, (uint8_t)__builtin_ctz(w));   /* shl eax */
          break;
+      case KPROD:
+         break;
       }
       vex(e, VMOVD, false, y, 0, R(RAX));
       v2(e, VPBROADCASTD, y, R(y));
+   }
+   for (uint32_t i = 0; i < a->nk; i++) {
+      const struct konst *k = &a->k[i];
+      int fa = (int)(k->value >> 8), fb = (int)(k->value & 255);
+      uint32_t factors = 1u << (YMM_HELD - 1 - fa) | 1u << (YMM_HELD - 1 - fb);
+      if (k->kind != KPROD || (*done & 1u << i) || (*done & factors) != factors)
+         continue;
+      *done |= 1u << i;
+      v3(e, VPMULLD, YMM_HELD - 1 - (int)i, fa, R(fb));
    }
 }
 
@@ -1016,7 +1046,8 @@ static void emit_uniform(struct emit *e, const struct isa_inst *in, uint32_t w)
 static void emit_prologue(struct emit *e, const struct hw_dinst *code, uint32_t pc, uint32_t len,
                           const struct alloc *planned, uint32_t w)
 {
-   emit_konsts(e, planned, true, 0, 0, w);
+   uint32_t done = 0;
+   emit_konsts(e, planned, true, 0, 0, w, &done);
    uint8_t writes[ISA_MAX_UREGS] = {0};
    for (uint32_t i = 0; i < len; i++) {
       const struct isa_inst *in = &code[pc + i].in;
@@ -1024,7 +1055,7 @@ static void emit_prologue(struct emit *e, const struct hw_dinst *code, uint32_t 
          continue;
       emit_uniform(e, in, w);
       uint32_t d = isa_opnd_index(in->dst);
-      emit_konsts(e, planned, false, d, ++writes[d], w);
+      emit_konsts(e, planned, false, d, ++writes[d], w, &done);
    }
 }
 
