@@ -49,6 +49,7 @@ bool hw_jit_supported(void)
 /* ---- encoder ------------------------------------------------------------------ */
 
 #define MAX_SEGS 16u   /* a block's segments, at most (struct plan) */
+enum { HI_LANES = -1, HI_UNIFORM = -2 };   /* struct emit hi_known, struct lanes hi */
 
 struct emit {
    uint8_t *b;
@@ -72,8 +73,13 @@ struct emit {
     * from (plan_reuse); 0: none. */
    uint8_t save[MAX_SEGS], reuse[MAX_SEGS];
    /* Per segment: its access's address (low halves) is lane 0's + 4 * l
-    * in lane l, mod 2^32, whatever the values (plan_strides). */
+    * in lane l, mod 2^32, whatever the values (plan_strides); its high
+    * halves are all one (HI_UNIFORM), are where a register's lanes do not
+    * wrap (that register, hi_stride its stride), or are to check lane by
+    * lane (HI_LANES). */
    bool consecutive[MAX_SEGS];
+   int16_t hi_known[MAX_SEGS];
+   uint32_t hi_stride[MAX_SEGS];
    uint8_t seg;                /* the segment being emitted */
 };
 
@@ -1372,14 +1378,24 @@ static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32
    int32_t lo = (int32_t)(isa_opnd_index(in->a) * w * 4), hi = lo + (int32_t)(w * 4);
    for (int k = 0; k < NFAIL; k++)
       fail[k] = NONE_FAIL;
-   bool known = e->consecutive[e->seg];   /* lane 0's says all (plan_strides) */
-   if (!known || !shared) {
+   /* What plan_strides knows needs no lane by lane check: low halves of
+    * stride 4 (lane 0's, checked not to wrap, says them all); high halves
+    * all one, or all one where a register's lanes do not wrap (lane 0's
+    * checked here). */
+   bool known = e->consecutive[e->seg];
+   int hi_known = shared ? HI_UNIFORM : e->hi_known[e->seg];
+   if (!known || hi_known == HI_LANES) {
       v3(e, VPCMPEQD, 2, 2, R(2));
       if (!known)
          emit_lanes_match(e, lo, 0, w, true);
-      if (!shared)
+      if (hi_known == HI_LANES)
          emit_lanes_match(e, hi, 1, w, false);
       fail[0] = unless_all(e, 0x85);
+   } else if (hi_known >= 0) {
+      uint64_t span = (uint64_t)e->hi_stride[e->seg] * (w - 1);
+      byte(e, 0x8b), modrm(e, RAX, M(RDI, hi_known * (int32_t)(w * 4)));   /* mov eax, lane 0's */
+      byte(e, 0x3d), dword(e, (uint32_t)(UINT32_MAX - span));               /* cmp eax, imm32 */
+      fail[0] = jump_fwd(e, 0x87);                                          /* ja: they wrap */
    }
    byte(e, 0x8b), modrm(e, RAX, M(RDI, lo));             /* mov eax, lane 0's low half */
    if (shared)
@@ -2113,7 +2129,7 @@ static int64_t result_stride(const struct isa_inst *in, const int64_t *src)
    switch ((enum isa_op)in->op) {
    case ISA_OP_S2R:
       return in->mod == ISA_SR_LANE_ID || in->mod == ISA_SR_LOCAL_INDEX ? 1 : NO_STRIDE;
-   case ISA_OP_MOV: case ISA_OP_ZEXT64: return src[0];
+   case ISA_OP_MOV: case ISA_OP_ZEXT64: case ISA_OP_SEXT64: case ISA_OP_MOV64: return src[0];
    case ISA_OP_IADD: case ISA_OP_IADD64: return known ? wrap32(src[0] + src[1]) : NO_STRIDE;
    case ISA_OP_ISUB: return known ? wrap32(src[0] - src[1]) : NO_STRIDE;
    case ISA_OP_IMUL: return product_stride(in, src[0], src[1]);
@@ -2129,52 +2145,117 @@ static int64_t result_stride(const struct isa_inst *in, const int64_t *src)
    }
 }
 
-/* The strides of the vector registers an instruction writes (a pair's
- * high half: 0 for ZEXT64's, else known only from uniform sources). */
-static void inst_strides(const struct isa_inst *in, int64_t *stride)
+/* What a block knows of its vector registers' lanes at a point of it:
+ * stride[r] (see above); hi[r], for r as a pair's high half, HI_UNIFORM
+ * when its lanes are all one, HI_LANES when nothing is known, or register
+ * k (>= 0) when they are all one where k's lanes do not wrap (k's stride
+ * hi_stride[r] keeps lane W-1's value below 2^32): 64-bit sums of a
+ * vector pair with a uniform high half and a uniform pair, whose carries
+ * are then all one where the sum's low halves do not wrap either (the
+ * access checks that: its addresses' stride is 4). */
+struct lanes {
+   int64_t stride[ISA_MAX_VREGS];
+   int16_t hi[ISA_MAX_VREGS];
+   uint32_t hi_stride[ISA_MAX_VREGS];
+};
+
+/* The high half of 64-bit sum a + b (pairs, or an immediate) into pair
+ * dst's: known where one is uniform and the other a vector pair whose
+ * high half is all one and whose low halves' stride s, 0 <= s * (w - 1)
+ * <= 2^31, cannot wrap a carry into some lanes only (inst_lanes). */
+static void sum_high(struct lanes *l, const struct isa_inst *in, uint32_t w, uint32_t dst)
 {
-   uint64_t w[VWORDS] = {0};
-   if (isa_writes_dst(in))
-      operand_vregs(in, 0, w);
-   const uint16_t ops[3] = {in->a, in->b, in->c};
-   int64_t src[3];
-   bool uniform = in->op != ISA_OP_S2R;   /* every source uniform: so is the result */
-   for (uint32_t k = 0; k < 3; k++) {
-      src[k] = stride_of(stride, ops[k]);
-      uniform = uniform && (k >= isa_op_info[in->op].sources || src[k] == 0);
-   }
-   int64_t lo = uniform ? 0 : result_stride(in, src);
-   int64_t hi = uniform || in->op == ISA_OP_ZEXT64 ? 0 : NO_STRIDE;
-   bool first = true;
-   for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
-      if (hw_bit_test(w, r)) {
-         stride[r] = first ? lo : hi;   /* a pair's low half first */
-         first = false;
+   const uint16_t ops[2] = {in->a, in->b};
+   for (int k = 0; k < 2; k++) {
+      uint16_t v = ops[k], u = ops[1 - k];
+      if (isa_opnd_kind(v) != ISA_OPND_VREG || isa_opnd_kind(u) == ISA_OPND_VREG)
+         continue;
+      uint32_t r = isa_opnd_index(v);
+      int64_t sv = l->stride[r];
+      if (r + 1 < ISA_MAX_VREGS && l->hi[r + 1] == HI_UNIFORM && sv >= 0 &&
+          sv * (int64_t)(w - 1) <= INT64_C(1) << 31) {
+         l->hi[dst + 1] = (int16_t)r;
+         l->hi_stride[dst + 1] = (uint32_t)sv;
+         return;
       }
    }
 }
 
-/* e->consecutive for the block's accesses (see inst_strides). Nothing is
- * known at its top (each trip, each warp starts there); registers written
- * in its selection's body are not known after the ENDIF (the body may
- * not have run). */
-static void plan_strides(struct emit *e, const struct hw_dinst *code, const struct plan *p)
+/* The lanes of the vector registers an instruction writes (a pair's high
+ * half: stride 0 for ZEXT64's, else known only from uniform sources). */
+static void inst_lanes(const struct isa_inst *in, struct lanes *l, uint32_t w)
 {
-   static _Thread_local int64_t stride[ISA_MAX_VREGS];
-   uint64_t body[VWORDS] = {0};
+   uint64_t written[VWORDS] = {0};
+   if (isa_writes_dst(in))
+      operand_vregs(in, 0, written);
+   const uint16_t ops[3] = {in->a, in->b, in->c};
+   int64_t src[3];
+   bool uniform = in->op != ISA_OP_S2R;   /* every source uniform: so is the result */
+   for (uint32_t k = 0; k < 3; k++) {
+      src[k] = stride_of(l->stride, ops[k]);
+      uniform = uniform && (k >= isa_op_info[in->op].sources || src[k] == 0);
+   }
+   int64_t lo = uniform ? 0 : result_stride(in, src);
+   int64_t hi = uniform || in->op == ISA_OP_ZEXT64 ? 0 : NO_STRIDE;
+   uint32_t dst = UINT32_MAX;
+   for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
+      if (hw_bit_test(written, r)) {
+         l->stride[r] = dst == UINT32_MAX ? lo : hi;   /* a pair's low half first */
+         l->hi[r] = uniform || (dst != UINT32_MAX && in->op == ISA_OP_ZEXT64) ? HI_UNIFORM
+                                                                             : HI_LANES;
+         dst = dst == UINT32_MAX ? r : dst;
+      }
+   }
+   if (in->op == ISA_OP_IADD64 && !uniform && dst + 1 < ISA_MAX_VREGS)
+      sum_high(l, in, w, dst);
+   /* A condition on a register this writes held for its old value. */
+   for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
+      if (l->hi[r] >= 0 && hw_bit_test(written, (uint32_t)l->hi[r]))
+         l->hi[r] = HI_LANES;
+   }
+}
+
+/* e->consecutive and e->hi_known for the block's accesses (see struct
+ * lanes). Nothing is known at its top (each trip, each warp starts
+ * there); registers written in its selection's body are not known after
+ * the ENDIF (the body may not have run). A register an ALU segment wrote
+ * but did not store (dead after it: emit_alu) cannot be checked in
+ * memory: a condition on it is not used. */
+static void plan_strides(struct emit *e, const struct hw_dinst *code, const struct plan *p,
+                         uint32_t w)
+{
+   static _Thread_local struct lanes l;
+   uint64_t body[VWORDS] = {0}, unstored[VWORDS] = {0};
    for (uint32_t r = 0; r < ISA_MAX_VREGS; r++)
-      stride[r] = NO_STRIDE;
+      l.stride[r] = NO_STRIDE, l.hi[r] = HI_LANES;
    for (uint32_t k = 0; k < p->count; k++) {
       const struct seg *g = &p->seg[k];
-      e->consecutive[k] = g->kind == SEG_BLOCK && stride_of(stride, code[g->pc].in.a) == 4;
+      const struct isa_inst *in = &code[g->pc].in;
+      e->consecutive[k] = g->kind == SEG_BLOCK && stride_of(l.stride, in->a) == 4;
+      uint32_t a = isa_opnd_index(in->a);
+      e->hi_known[k] = e->consecutive[k] && a + 1 < ISA_MAX_VREGS ? l.hi[a + 1] : HI_LANES;
+      if (e->hi_known[k] >= 0 && hw_bit_test(unstored, (uint32_t)e->hi_known[k]))
+         e->hi_known[k] = HI_LANES;
+      e->hi_stride[k] = e->hi_known[k] >= 0 ? l.hi_stride[a + 1] : 0;
       if (g->kind == SEG_ENDIF) {
-         for (uint32_t r = 0; r < ISA_MAX_VREGS; r++)
-            stride[r] = hw_bit_test(body, r) ? NO_STRIDE : stride[r];
+         for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
+            bool forget = hw_bit_test(body, r) || (l.hi[r] >= 0 && hw_bit_test(body, (uint32_t)l.hi[r]));
+            l.stride[r] = hw_bit_test(body, r) ? NO_STRIDE : l.stride[r];
+            l.hi[r] = forget ? HI_LANES : l.hi[r];
+         }
       }
+      uint64_t wrote[VWORDS] = {0};
       for (uint32_t pc = g->pc; pc < g->pc + g->len; pc++) {
-         inst_strides(&code[pc].in, stride);
-         if (in_body(p, k, e->sel_if, e->sel_endif) && isa_writes_dst(&code[pc].in))
-            operand_vregs(&code[pc].in, 0, body);
+         inst_lanes(&code[pc].in, &l, w);
+         if (isa_writes_dst(&code[pc].in))
+            operand_vregs(&code[pc].in, 0, wrote);
+      }
+      const uint64_t *after = e->live ? &e->live[(g->pc + g->len) * VWORDS] : NULL;
+      for (uint32_t i = 0; i < VWORDS; i++) {
+         if (in_body(p, k, e->sel_if, e->sel_endif))
+            body[i] |= wrote[i];
+         uint64_t dead = g->kind == SEG_ALU && after ? wrote[i] & ~after[i] : 0;
+         unstored[i] = (unstored[i] & ~wrote[i]) | dead;
       }
    }
 }
@@ -2217,7 +2298,7 @@ static void plan_reuse(struct emit *e, const struct hw_dinst *code, const struct
 /* What the block's segments need to know of it (struct emit), and its
  * stride slots cleared. */
 static void emit_entry(struct emit *e, const struct hw_dinst *code, uint32_t pc,
-                       const struct plan *p)
+                       const struct plan *p, uint32_t w)
 {
    e->start = pc;
    e->jmp = p->jmp;
@@ -2238,7 +2319,7 @@ static void emit_entry(struct emit *e, const struct hw_dinst *code, uint32_t pc,
          byte(e, 0x48), byte(e, 0xc7), modrm(e, 0, stride_slot(n++)), dword(e, 0);
    }
    plan_reuse(e, code, p);
-   plan_strides(e, code, p);
+   plan_strides(e, code, p, w);
 }
 
 /*
@@ -2252,7 +2333,7 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
 {
    byte(e, 0x51);                                        /* push rcx */
    mov_r8_consts(e);
-   emit_entry(e, code, pc, p);
+   emit_entry(e, code, pc, p, w);
    e->switched = e->len;   /* a warp switch keeps the stride slots: harmless hints */
    if (uses_innermost(code, p))
       emit_innermost_kind(e);

@@ -1268,6 +1268,31 @@ static void test_faults_as_interpreted(void)
        * allocation's end (its first page live), lanes 16 on past it. */
       {"warp load in a loop running off its allocation",
        "iadd64 v6, v6, #64\nloop\nh: ldg.b32 v8, v6\niadd64 v6, v6, #128\nendloop @h"},
+      /* Lanes 0-3's 64-bit sums carry, the others' do not: lane 0's
+       * address is the allocation's, lane 4's 4 GiB below it (the
+       * summand stays live: its lane 0 is checked in memory). */
+      {"warp load whose high halves differ by a carry",
+       "mov u6, #16\nmov u7, #0xffffffff\niadd64 u4, u0, u6\ns2r.lane_id v30\n"
+       "shl v20, v30, #2\niadd v20, v20, #0xfffffff0\nzext64 v22, v20\n"
+       "iadd64 v26, v22, u4\nldg.b32 v8, v26\nmov v9, v22"},
+      /* A sign extension's high halves: lanes 0-3's are 0, the others'
+       * all ones (their low halves have the sign bit). */
+      {"warp load whose high halves differ by a sign extension",
+       "mov u6, #0x80000010\nmov u7, #0xffffffff\niadd64 u4, u0, u6\ns2r.lane_id v30\n"
+       "shl v20, v30, #2\niadd v20, v20, #0x7ffffff0\nsext64 v22, v20\n"
+       "iadd64 v26, v22, u4\nldg.b32 v8, v26\nmov v9, v22"},
+      /* The same with the summand dead after the sum: not stored, its
+       * lane 0 in memory is not its value. */
+      {"warp load whose high halves differ by a carry, its summand dead",
+       "mov u6, #16\nmov u7, #0xffffffff\niadd64 u4, u0, u6\ns2r.lane_id v30\n"
+       "shl v20, v30, #2\niadd v20, v20, #0xfffffff0\nzext64 v22, v20\n"
+       "iadd64 v26, v22, u4\nldg.b32 v8, v26"},
+      /* The same with the summand's register written again after the sum:
+       * its new lanes do not wrap, the sum's carries still differ. */
+      {"warp load whose high halves differ by a carry, its summand rewritten",
+       "mov u6, #16\nmov u7, #0xffffffff\niadd64 u4, u0, u6\ns2r.lane_id v30\n"
+       "shl v20, v30, #2\niadd v20, v20, #0xfffffff0\nzext64 v22, v20\n"
+       "iadd64 v26, v22, u4\nshl v22, v30, #2\nldg.b32 v8, v26\nmov v9, v22"},
       {"two different barriers reached from blocks",
        "s2r.warp_id u4\nbra_u _, u4 @other\niadd v8, v0, #1\nbar\njmp @end\n"
        "other: iadd v8, v0, #2\nbar\nend: mov v9, #0"},
