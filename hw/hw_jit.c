@@ -1700,10 +1700,53 @@ static void emit_root_window(struct emit *e, uint32_t imm)
  * for LDR, zero-extended as the interpreter adds it; the uniform pair +
  * sign-extended imm for LDG), its checks, the words into u[]. Any check
  * failing returns i: the interpreter runs the load again and faults. */
+/* An LDR the root window can serve (emit_scalar_load). */
+static bool root_load(const struct isa_inst *in)
+{
+   return in->op == ISA_OP_LDR && in->imm <= INT32_MAX - 16;
+}
+
+/* LDRs in a row (segments k.. of the block, *end past the last): where
+ * all their words lie in the CTA's root window, one check of it and their
+ * loads, then a jump (returned, to patch) past their segments, which
+ * follow for the rest (each checks its own). 0 jumps: a single LDR. */
+static size_t emit_root_group(struct emit *e, const struct hw_dinst *code, const struct plan *p,
+                              uint32_t k, uint32_t *end)
+{
+   uint32_t lo = UINT32_MAX, hi = 0, m = k;
+   for (; m < p->count && p->seg[m].kind == SEG_SCALAR && root_load(&code[p->seg[m].pc].in); m++) {
+      const struct isa_inst *in = &code[p->seg[m].pc].in;
+      lo = in->imm < lo ? in->imm : lo;
+      hi = in->imm + 4 * ISA_MEM_WIDTH(in->mod) > hi ? in->imm + 4 * ISA_MEM_WIDTH(in->mod) : hi;
+   }
+   *end = m;
+   if (m - k < 2)
+      return NONE_FAIL;
+   byte(e, 0x48), byte(e, 0x81), modrm(e, 7, M(RDX, (int32_t)offsetof(struct hw_cta, root_lo)));
+   dword(e, lo);
+   size_t before = jump_fwd(e, 0x8f);                    /* jg */
+   byte(e, 0x48), byte(e, 0x81), modrm(e, 7, M(RDX, (int32_t)offsetof(struct hw_cta, root_hi)));
+   dword(e, hi);
+   size_t after = jump_fwd(e, 0x8c);                     /* jl */
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, root_host)));
+   for (uint32_t j = k; j < m; j++) {
+      const struct isa_inst *in = &code[p->seg[j].pc].in;
+      int32_t d = (int32_t)(4 * isa_opnd_index(in->dst));
+      for (uint32_t w = 0; w < ISA_MEM_WIDTH(in->mod); w++) {
+         byte(e, 0x8b), modrm(e, RCX, M(RAX, (int32_t)(in->imm + 4 * w)));   /* mov ecx */
+         byte(e, 0x89), modrm(e, RCX, M(RSI, d + (int32_t)(4 * w)));          /* mov [rsi] */
+      }
+   }
+   size_t done = jump_fwd(e, 0);
+   patch(e, before);
+   patch(e, after);
+   return done;
+}
+
 static void emit_scalar_load(struct emit *e, const struct isa_inst *in, uint32_t pc, uint32_t i)
 {
    uint32_t n = ISA_MEM_WIDTH(in->mod);
-   bool root = in->op == ISA_OP_LDR && in->imm <= INT32_MAX - 16;
+   bool root = root_load(in);
    size_t slow[2] = {NONE_FAIL, NONE_FAIL}, known = NONE_FAIL;
    if (root) {   /* inside the CTA's root window: its host address */
       const int32_t lo = (int32_t)offsetof(struct hw_cta, root_lo);
@@ -2338,10 +2381,16 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    if (uses_innermost(code, p))
       emit_innermost_kind(e);
    e->top = e->len;
+   size_t group = NONE_FAIL;   /* emit_root_group's jump past its LDRs */
+   uint32_t group_end = 0;
    for (uint32_t k = 0; k < p->count; k++) {
       const struct seg *g = &p->seg[k];
       const struct isa_inst *in = &code[g->pc].in;
       e->seg = (uint8_t)k;
+      if (k == group_end && group != NONE_FAIL)
+         patch(e, group), group = NONE_FAIL;
+      if (k >= group_end && g->kind == SEG_SCALAR && root_load(in))
+         group = emit_root_group(e, code, p, k, &group_end);
       switch (g->kind) {
       case SEG_BLOCK: emit_access(e, in, g->pc, g->first, w); break;
       case SEG_SCALAR: emit_scalar_load(e, in, g->pc, g->first); break;
@@ -2355,6 +2404,8 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
       case SEG_ALU: emit_alu(e, code, g, w); break;
       }
    }
+   if (group != NONE_FAIL)   /* the block's last segments were LDRs */
+      patch(e, group);
    emit_stop(e, p->len);
 }
 

@@ -1334,6 +1334,13 @@ static void test_root_window_faults(void)
       {"root table read in the page before the one read",
        ".warp 32\nldr.b64 u0 +4096\ns2r.local_index v0\nshl v2, v0, #2\n"
        "ldr.b64 u2 +8\nexit\n"},
+      /* LDRs in a row: one check of the window for all of them. */
+      {"root table reads in a row, the last in the page after the table's",
+       ".warp 32\nldr.b64 u0 +0\ns2r.local_index v0\nshl v2, v0, #2\n"
+       "ldr.b64 u2 +8\nldr.b64 u4 +4096\nexit\n"},
+      {"root table reads in a row, the last in the page before the one read",
+       ".warp 32\nldr.b64 u0 +4096\ns2r.local_index v0\nshl v2, v0, #2\n"
+       "ldr.b64 u2 +4104\nldr.b64 u4 +8\nexit\n"},
    };
    for (uint32_t c = 0; c < EDGES(cases); c++) {
       struct eut jit, ref;
@@ -1342,7 +1349,7 @@ static void test_root_window_faults(void)
       struct eut *gpus[2] = {&jit, &ref};
       for (int g = 0; g < 2; g++) {
          uint64_t buf = hwt_alloc(gpus[g]->gpu, 4096);   /* a guard page follows */
-         uint64_t root = c == 0 ? buf : buf - 4096;
+         uint64_t root = c % 2 == 0 ? buf : buf - 4096;
          lines[g] = run_faulting(gpus[g], cases[c][1], root, cases[c][0]);
       }
       same_faults(cases[c][0], lines, &jit, &ref);
