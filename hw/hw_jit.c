@@ -1283,8 +1283,8 @@ static void emit_check(struct emit *e, uint32_t size, size_t fail[4], int slot)
 static struct rm stride_slot(uint32_t k) { return M(RSP, -72 - 8 * (int32_t)k); }
 
 /* Prefetches what the access at rax (host address, 4 * w bytes; a store
- * for writing) reaches four trips of the block on if it moves as it moved
- * since the last trip: a grid-stride loop's warp moves a whole grid a
+ * for writing) reaches some trips of the block on (below) if it moves as
+ * it moved since the last trip: a grid-stride loop's warp moves a whole grid a
  * trip, too far for the host's own prefetcher, and waited for every line
  * (saxpy: one trip ahead +20-35%, two +9% more, four +6% more, in A/B
  * runs). On a first trip (slot 0) it moves by 0. Prefetches never fault. */
@@ -1294,9 +1294,15 @@ static void emit_prefetch(struct emit *e, uint32_t k, uint32_t w, bool store)
    byte(e, 0x48), byte(e, 0x89), modrm(e, RAX, stride_slot(k));   /* mov [slot], rax */
    byte(e, 0x48), byte(e, 0x85), byte(e, 0xc9);         /* test rcx, rcx */
    byte(e, 0x48), byte(e, 0x0f), byte(e, 0x44), byte(e, 0xc8);    /* cmovz rcx, rax */
-   put(e, (const uint8_t[]){0x4c, 0x8d, 0x1c, 0x80}, 4);         /* lea r11, [rax + rax*4] */
-   put(e, (const uint8_t[]){0x48, 0xc1, 0xe1, 2}, 4);            /* shl rcx, 2 */
-   byte(e, 0x49), byte(e, 0x29), byte(e, 0xcb);         /* sub r11, rcx: four trips on */
+   /* 2^shift trips on: 4 in a loop; from warp to warp of a CTA (the block
+    * runs each in turn: a stream's warps are 4 * w bytes apart), 1 KiB
+    * on, at least 4 warps (bench_eu stream, 16M floats: W=8 +55%, W=32
+    * +5% against 4 warps; 2 KiB measured worse at W=32 and W=64). */
+   uint8_t shift = 2;
+   while (!e->looping && (4u * w << shift) < 1024)
+      shift++;
+   put(e, (const uint8_t[]){0x49, 0x89, 0xc3, 0x49, 0x29, 0xcb}, 6);   /* mov, sub r11, rcx */
+   put(e, (const uint8_t[]){0x49, 0xc1, 0xe3, shift, 0x49, 0x01, 0xc3}, 7);   /* shl, add rax */
    for (uint32_t off = 0; off < 4 * w; off += 64) {     /* prefetchw or prefetcht0 */
       byte(e, 0x41), byte(e, 0x0f), byte(e, store ? 0x0d : 0x18);
       modrm(e, 1, M(R11, (int32_t)off));
