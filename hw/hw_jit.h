@@ -26,7 +26,10 @@
  * a block from a loop's head to its back edge loops itself; a block
  * follows one JMP to its target; a block may take one IF ... ENDIF
  * whole when every lane's condition is set or none is; a block may end
- * at a BAR, where the CTA's next warp goes on (see fn below).
+ * at a BAR or an EXIT, where the CTA's next warp goes on (see fn below).
+ * What a block knows of its registers' lanes (lane strides, high halves
+ * all one: hw_jit.c plan_strides) spares lane-by-lane checks, and an
+ * access to an earlier one's address reuses its host address.
  * With SOFTGPU_PERF_MAP, blocks are named for perf (hw_jit_compile).
  *
  * A block works lane-chunk by lane-chunk: eight lanes at a time it loads
@@ -56,14 +59,15 @@ struct hw_warp;
  * its instructions it ran (count, or fewer when it left an access to the
  * interpreter; 0 when that was its first), or HW_JIT_RESUME.
  *
- * A block ending at a BAR goes on with the CTA's next running warp itself
- * when that warp waits at the block's start with every lane running (the
- * warp at the barrier marked and counted as the interpreter's BAR does):
+ * A block ending at a BAR or an EXIT goes on with the CTA's next running
+ * warp itself when that warp waits at the block's start with every lane
+ * running (the warp at the barrier, or exited, marked and counted as the
+ * interpreter's BAR or EXIT does):
  * the count it returns is then cta->current's, which entered the block at
  * the same pc. HW_JIT_RESUME says the block has counted every instruction
  * it ran (cta->insts and jit_insts) and stored the pc to go on at: the
- * interpreter goes on with warp cta->current at its pc (after a BAR whose
- * next warp waits elsewhere, or when the block left an instruction to the
+ * interpreter goes on with warp cta->current at its pc (after a BAR or
+ * EXIT whose next warp waits elsewhere, or when the block left an instruction to the
  * interpreter after following a JMP, where a count would not say the
  * pc). */
 #define HW_JIT_RESUME UINT32_MAX
