@@ -405,7 +405,8 @@ static bool assign(struct alloc *a, const struct isa_inst *in, struct ops *o)
    }
    if (!ok)
       return false;
-   if (in->op == ISA_OP_IMAD && o->a >= (int)(YMM_HELD - a->nk) && o->b >= (int)(YMM_HELD - a->nk)) {
+   int held = (int)(YMM_HELD - a->nk);   /* ymm held..12: uniform and immediate operands */
+   if (in->op == ISA_OP_IMAD && o->a >= held && o->b >= held) {
       /* Both factors held (uniform): their product once per call, not per
        * chunk, where a ymm is left for it. */
       int p = konst(a, KPROD, (uint32_t)(o->a << 8 | o->b));
@@ -1712,6 +1713,20 @@ static bool root_load(const struct isa_inst *in)
    return in->op == ISA_OP_LDR && in->imm <= INT32_MAX - 16;
 }
 
+/* rax = the root table's host address where the root window holds bytes
+ * [lo, hi) of it, or jumps (out[0..1]) to patch where it does not. */
+static void emit_in_window(struct emit *e, uint32_t lo, uint32_t hi, size_t out[2])
+{
+   byte(e, 0x48), byte(e, 0x81), modrm(e, 7, M(RDX, (int32_t)offsetof(struct hw_cta, root_lo)));
+   dword(e, lo);                                         /* cmp qword [root_lo], lo */
+   out[0] = jump_fwd(e, 0x8f);                           /* jg: it starts after lo */
+   byte(e, 0x48), byte(e, 0x81), modrm(e, 7, M(RDX, (int32_t)offsetof(struct hw_cta, root_hi)));
+   dword(e, hi);                                         /* cmp qword [root_hi], hi */
+   out[1] = jump_fwd(e, 0x8c);                           /* jl: it ends before hi */
+   byte(e, 0x48), byte(e, 0x8b),
+      modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, root_host)));
+}
+
 /* LDRs in a row (segments k.. of the block, *end past the last): where
  * all their words lie in the CTA's root window, one check of it and their
  * loads, then a jump (returned, to patch) past their segments, which
@@ -1728,13 +1743,8 @@ static size_t emit_root_group(struct emit *e, const struct hw_dinst *code, const
    *end = m;
    if (m - k < 2)
       return NONE_FAIL;
-   byte(e, 0x48), byte(e, 0x81), modrm(e, 7, M(RDX, (int32_t)offsetof(struct hw_cta, root_lo)));
-   dword(e, lo);
-   size_t before = jump_fwd(e, 0x8f);                    /* jg */
-   byte(e, 0x48), byte(e, 0x81), modrm(e, 7, M(RDX, (int32_t)offsetof(struct hw_cta, root_hi)));
-   dword(e, hi);
-   size_t after = jump_fwd(e, 0x8c);                     /* jl */
-   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, root_host)));
+   size_t outside[2];
+   emit_in_window(e, lo, hi, outside);
    for (uint32_t j = k; j < m; j++) {
       const struct isa_inst *in = &code[p->seg[j].pc].in;
       int32_t d = (int32_t)(4 * isa_opnd_index(in->dst));
@@ -1744,8 +1754,8 @@ static size_t emit_root_group(struct emit *e, const struct hw_dinst *code, const
       }
    }
    size_t done = jump_fwd(e, 0);
-   patch(e, before);
-   patch(e, after);
+   patch(e, outside[0]);
+   patch(e, outside[1]);
    return done;
 }
 
@@ -1753,15 +1763,9 @@ static void emit_scalar_load(struct emit *e, const struct isa_inst *in, uint32_t
 {
    uint32_t n = ISA_MEM_WIDTH(in->mod);
    bool root = root_load(in);
-   size_t slow[2] = {NONE_FAIL, NONE_FAIL}, known = NONE_FAIL;
+   size_t slow[2], known = NONE_FAIL;
    if (root) {   /* inside the CTA's root window: its host address */
-      const int32_t lo = (int32_t)offsetof(struct hw_cta, root_lo);
-      const int32_t hi = (int32_t)offsetof(struct hw_cta, root_hi);
-      byte(e, 0x48), byte(e, 0x81), modrm(e, 7, M(RDX, lo)), dword(e, in->imm);   /* cmp */
-      slow[0] = jump_fwd(e, 0x8f);                       /* jg: starts before it */
-      byte(e, 0x48), byte(e, 0x81), modrm(e, 7, M(RDX, hi)), dword(e, in->imm + 4 * n);
-      slow[1] = jump_fwd(e, 0x8c);                       /* jl: ends after it */
-      byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, root_host)));
+      emit_in_window(e, in->imm, in->imm + 4 * n, slow);
       byte(e, 0x48), byte(e, 0x05), dword(e, in->imm);   /* add rax, imm */
       known = jump_fwd(e, 0);
       patch(e, slow[0]);
@@ -2288,7 +2292,8 @@ static void plan_strides(struct emit *e, const struct hw_dinst *code, const stru
       e->hi_stride[k] = e->hi_known[k] >= 0 ? l.hi_stride[a + 1] : 0;
       if (g->kind == SEG_ENDIF) {
          for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
-            bool forget = hw_bit_test(body, r) || (l.hi[r] >= 0 && hw_bit_test(body, (uint32_t)l.hi[r]));
+            bool forget = hw_bit_test(body, r) ||
+                          (l.hi[r] >= 0 && hw_bit_test(body, (uint32_t)l.hi[r]));
             l.stride[r] = hw_bit_test(body, r) ? NO_STRIDE : l.stride[r];
             l.hi[r] = forget ? HI_LANES : l.hi[r];
          }
@@ -2331,8 +2336,9 @@ static void plan_reuse(struct emit *e, const struct hw_dinst *code, const struct
       operand_vregs(in, 1, regs);
       for (uint32_t j = 0; j < k && !e->reuse[k]; j++) {
          const struct isa_inst *at = &code[p->seg[j].pc].in;
-         bool same = p->seg[j].kind == SEG_BLOCK && (at->op == ISA_OP_LDG || at->op == ISA_OP_STG) &&
-                     at->a == in->a && at->imm == in->imm;
+         bool same = p->seg[j].kind == SEG_BLOCK &&
+                     (at->op == ISA_OP_LDG || at->op == ISA_OP_STG) && at->a == in->a &&
+                     at->imm == in->imm;
          if (!same || (in_body(p, j, e->sel_if, e->sel_endif) &&
                        !in_body(p, k, e->sel_if, e->sel_endif)) ||
              writes_between(code, p, j, k, regs))
