@@ -49,7 +49,8 @@ bool hw_jit_supported(void)
 /* ---- encoder ------------------------------------------------------------------ */
 
 #define MAX_SEGS 16u   /* a block's segments, at most (struct plan) */
-enum { HI_LANES = -1, HI_UNIFORM = -2 };   /* struct emit hi_known, struct lanes hi */
+/* What is known of a pair's high halves (struct lanes hi, struct emit hi_known). */
+enum { HI_LANES = -1, HI_UNIFORM = -2, HI_ENDS = -3 };
 
 struct emit {
    uint8_t *b;
@@ -73,13 +74,12 @@ struct emit {
     * from (plan_reuse); 0: none. */
    uint8_t save[MAX_SEGS], reuse[MAX_SEGS];
    /* Per segment: its access's address (low halves) is lane 0's + 4 * l
-    * in lane l, mod 2^32, whatever the values (plan_strides); its high
-    * halves are all one (HI_UNIFORM), are where a register's lanes do not
-    * wrap (that register, hi_stride its stride), or are to check lane by
-    * lane (HI_LANES). */
+    * in lane l, mod 2^32, whatever the values (plan_strides); its lane
+    * stride, or NO_STRIDE; what is known of its high halves (struct
+    * lanes). */
    bool consecutive[MAX_SEGS];
+   int64_t stride[MAX_SEGS];
    int16_t hi_known[MAX_SEGS];
-   uint32_t hi_stride[MAX_SEGS];
    uint8_t seg;                /* the segment being emitted */
 };
 
@@ -959,9 +959,11 @@ static void emit_konsts(struct emit *e, const struct alloc *a, bool first, uint3
    }
    for (uint32_t i = 0; i < a->nk; i++) {
       const struct konst *k = &a->k[i];
-      int fa = (int)(k->value >> 8), fb = (int)(k->value & 255);
+      if (k->kind != KPROD || (*done & 1u << i))
+         continue;
+      int fa = (int)(k->value >> 8), fb = (int)(k->value & 255);   /* held ymm: < YMM_HELD */
       uint32_t factors = 1u << (YMM_HELD - 1 - fa) | 1u << (YMM_HELD - 1 - fb);
-      if (k->kind != KPROD || (*done & 1u << i) || (*done & factors) != factors)
+      if ((*done & factors) != factors)
          continue;
       *done |= 1u << i;
       v3(e, VPMULLD, YMM_HELD - 1 - (int)i, fa, R(fb));
@@ -1373,6 +1375,18 @@ static size_t unless_all(struct emit *e, uint8_t cc)
    return jump_fwd(e, cc);
 }
 
+/* The check of the high halves (at [rdi + hi]) plan_strides knows: none
+ * for HI_UNIFORM, lane 0's against lane W-1's for HI_ENDS, a jump to
+ * patch where that fails (NONE_FAIL: none emitted). */
+static size_t emit_hi_known(struct emit *e, int32_t hi, uint32_t w)
+{
+   if (e->hi_known[e->seg] != HI_ENDS)
+      return NONE_FAIL;
+   byte(e, 0x8b), modrm(e, RAX, M(RDI, hi));                          /* mov eax, lane 0's */
+   byte(e, 0x3b), modrm(e, RAX, M(RDI, hi + (int32_t)(4 * (w - 1))));   /* cmp eax, lane W-1's */
+   return jump_fwd(e, 0x85);                                          /* jne */
+}
+
 /* rax = the host address of a full warp's consecutive dword access through
  * the address at register a (a vector pair for global memory, a vector
  * register of offsets for shared memory), or a jump to a fail[] entry:
@@ -1387,10 +1401,10 @@ static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32
       fail[k] = NONE_FAIL;
    /* What plan_strides knows needs no lane by lane check: low halves of
     * stride 4 (lane 0's, checked not to wrap, says them all); high halves
-    * all one, or all one where a register's lanes do not wrap (lane 0's
-    * checked here). */
+    * all one, or all one where lane 0's and lane W-1's are (struct
+    * lanes). */
    bool known = e->consecutive[e->seg];
-   int hi_known = shared ? HI_UNIFORM : e->hi_known[e->seg];
+   int hi_known = shared ? HI_UNIFORM : known ? e->hi_known[e->seg] : HI_LANES;
    if (!known || hi_known == HI_LANES) {
       v3(e, VPCMPEQD, 2, 2, R(2));
       if (!known)
@@ -1398,11 +1412,8 @@ static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32
       if (hi_known == HI_LANES)
          emit_lanes_match(e, hi, 1, w, false);
       fail[0] = unless_all(e, 0x85);
-   } else if (hi_known >= 0) {
-      uint64_t span = (uint64_t)e->hi_stride[e->seg] * (w - 1);
-      byte(e, 0x8b), modrm(e, RAX, M(RDI, hi_known * (int32_t)(w * 4)));   /* mov eax, lane 0's */
-      byte(e, 0x3d), dword(e, (uint32_t)(UINT32_MAX - span));               /* cmp eax, imm32 */
-      fail[0] = jump_fwd(e, 0x87);                                          /* ja: they wrap */
+   } else if (!shared) {
+      fail[0] = emit_hi_known(e, hi, w);
    }
    byte(e, 0x8b), modrm(e, RAX, M(RDI, lo));             /* mov eax, lane 0's low half */
    if (shared)
@@ -1602,6 +1613,37 @@ static void gather_hint(struct emit *e, uint32_t pc)
    byte(e, 0x49), byte(e, 0xb9), put(e, &row, 8);           /* mov r9, imm64 */
 }
 
+/*
+ * A full warp's LDG whose lanes' addresses are lane 0's + s * lane, s a
+ * known multiple of 4 from 8 to 64 (plan_strides: a vec2 or vec4 array's
+ * component, a row of a matrix), high halves all one: the span from
+ * lane 0's word to lane W-1's, at most a page, checked live (aligned,
+ * not wrapping) as the interpreter checks each lane's word, then gathered
+ * chunk by chunk (vpgatherdd, byte offsets s * lane). A jump (*fail, to
+ * patch) where a check fails: the general path runs it.
+ */
+static void emit_strided_load(struct emit *e, const struct isa_inst *in, uint32_t w,
+                              size_t fail[NFAIL])
+{
+   uint32_t s = (uint32_t)e->stride[e->seg];
+   int32_t lo = (int32_t)(isa_opnd_index(in->a) * w * 4), hi = lo + (int32_t)(w * 4);
+   int32_t d = (int32_t)(isa_opnd_index(in->dst) * w * 4);
+   for (int k = 0; k < NFAIL; k++)
+      fail[k] = NONE_FAIL;
+   fail[6] = emit_hi_known(e, hi, w);
+   byte(e, 0x8b), modrm(e, RAX, M(RDI, lo));             /* mov eax, lane 0's low half */
+   emit_global_host(e, in, hi, s * (w - 1) + 4, fail, -1);
+   byte(e, 0xb9), dword(e, s);                           /* mov ecx, s */
+   vex(e, VMOVD, false, 1, 0, R(RCX));
+   v2(e, VPBROADCASTD, 1, R(1));                         /* ymm1 = s */
+   for (uint32_t c = 0; c < w / 8; c++) {
+      v3(e, VPMULLD, 0, 1, M(R8, (int32_t)(K_LANES + 32 * c)));   /* lane * s */
+      v3(e, VPCMPEQD, 4, 4, R(4));
+      gather(e, 3, 0, 4);
+      v2(e, VMOVDQU_STORE, 3, M(RDI, d + (int32_t)(32 * c)));
+   }
+}
+
 /* Host slot s - 1 of the CTA (plan_reuse). */
 static struct rm host_slot(uint32_t s)
 {
@@ -1625,7 +1667,16 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
       put(e, (const uint8_t[]){0x41, 0x80, 0x3c, 0x01, 0}, 5);   /* cmp byte [r9 + rax], 0 */
       hinted = jump_fwd(e, 0x85);                        /* jne: gather */
    }
-   size_t fail[NFAIL], checked = NONE_FAIL;
+   size_t fail[NFAIL], checked = NONE_FAIL, gathered = NONE_FAIL;
+   int64_t s = e->stride[e->seg];
+   if (in->op == ISA_OP_LDG && s >= 8 && s <= 64 && s % 4 == 0 && e->hi_known[e->seg] != HI_LANES) {
+      emit_strided_load(e, in, w, fail);
+      gathered = jump_fwd(e, 0);
+      for (int k = 0; k < NFAIL; k++) {
+         if (fail[k] != NONE_FAIL)
+            patch(e, fail[k]);
+      }
+   }
    uint32_t save = e->save[e->seg], reuse = e->reuse[e->seg];
    if (reuse) {   /* the host address an earlier access found (plan_reuse) */
       byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, host_slot(reuse));   /* mov rax, [slot] */
@@ -1681,6 +1732,8 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
    emit_exit(e, i);
    patch(e, done[0]);
    patch(e, done[1]);
+   if (gathered != NONE_FAIL)
+      patch(e, gathered);
    if (global)
       emit_count(e, offsetof(struct hw_cta, global_bytes), 4 * w);   /* as interpreted */
 }
@@ -2199,24 +2252,24 @@ static int64_t result_stride(const struct isa_inst *in, const int64_t *src)
 }
 
 /* What a block knows of its vector registers' lanes at a point of it:
- * stride[r] (see above); hi[r], for r as a pair's high half, HI_UNIFORM
- * when its lanes are all one, HI_LANES when nothing is known, or register
- * k (>= 0) when they are all one where k's lanes do not wrap (k's stride
- * hi_stride[r] keeps lane W-1's value below 2^32): 64-bit sums of a
- * vector pair with a uniform high half and a uniform pair, whose carries
- * are then all one where the sum's low halves do not wrap either (the
- * access checks that: its addresses' stride is 4). */
+ * stride[r] (see above); hi[r], for r as a pair's high half: HI_UNIFORM
+ * when its lanes are all one; HI_ENDS when they are all one if lane 0's
+ * and lane W-1's are, while the pair's low half is not written again:
+ * the high half of a 64-bit sum of a uniform pair and a pair whose high
+ * half is all one and whose low halves have stride s, 0 <= s * (W - 1) <=
+ * 2^31, so that they wrap at most once. Where the sum's low halves do not
+ * wrap (an access through it checks that), its carries are then 1 up to
+ * some lane and 0 after it (a carry can only drop, where the summand's
+ * low halves wrap): lanes 0 and W-1 agree only if all do. HI_LANES when
+ * nothing is known. */
 struct lanes {
    int64_t stride[ISA_MAX_VREGS];
-   int16_t hi[ISA_MAX_VREGS];
-   uint32_t hi_stride[ISA_MAX_VREGS];
+   int8_t hi[ISA_MAX_VREGS];
 };
 
-/* The high half of 64-bit sum a + b (pairs, or an immediate) into pair
- * dst's: known where one is uniform and the other a vector pair whose
- * high half is all one and whose low halves' stride s, 0 <= s * (w - 1)
- * <= 2^31, cannot wrap a carry into some lanes only (inst_lanes). */
-static void sum_high(struct lanes *l, const struct isa_inst *in, uint32_t w, uint32_t dst)
+/* Whether 64-bit sum a + b (pairs, or an immediate), from the sources'
+ * lanes, has a high half struct lanes calls HI_ENDS. */
+static bool sum_high(const struct lanes *l, const struct isa_inst *in, uint32_t w)
 {
    const uint16_t ops[2] = {in->a, in->b};
    for (int k = 0; k < 2; k++) {
@@ -2226,12 +2279,10 @@ static void sum_high(struct lanes *l, const struct isa_inst *in, uint32_t w, uin
       uint32_t r = isa_opnd_index(v);
       int64_t sv = l->stride[r];
       if (r + 1 < ISA_MAX_VREGS && l->hi[r + 1] == HI_UNIFORM && sv >= 0 &&
-          sv * (int64_t)(w - 1) <= INT64_C(1) << 31) {
-         l->hi[dst + 1] = (int16_t)r;
-         l->hi_stride[dst + 1] = (uint32_t)sv;
-         return;
-      }
+          sv * (int64_t)(w - 1) <= INT64_C(1) << 31)
+         return true;
    }
+   return false;
 }
 
 /* The lanes of the vector registers an instruction writes (a pair's high
@@ -2250,6 +2301,13 @@ static void inst_lanes(const struct isa_inst *in, struct lanes *l, uint32_t w)
    }
    int64_t lo = uniform ? 0 : result_stride(in, src);
    int64_t hi = uniform || in->op == ISA_OP_ZEXT64 ? 0 : NO_STRIDE;
+   bool ends = in->op == ISA_OP_IADD64 && !uniform && sum_high(l, in, w);   /* sources' */
+   /* A high half known by its low half's sum no longer is once that is
+    * written. */
+   for (uint32_t r = 0; r + 1 < ISA_MAX_VREGS; r++) {
+      if (hw_bit_test(written, r) && l->hi[r + 1] == HI_ENDS)
+         l->hi[r + 1] = HI_LANES;
+   }
    uint32_t dst = UINT32_MAX;
    for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
       if (hw_bit_test(written, r)) {
@@ -2259,57 +2317,41 @@ static void inst_lanes(const struct isa_inst *in, struct lanes *l, uint32_t w)
          dst = dst == UINT32_MAX ? r : dst;
       }
    }
-   if (in->op == ISA_OP_IADD64 && !uniform && dst + 1 < ISA_MAX_VREGS)
-      sum_high(l, in, w, dst);
-   /* A condition on a register this writes held for its old value. */
-   for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
-      if (l->hi[r] >= 0 && hw_bit_test(written, (uint32_t)l->hi[r]))
-         l->hi[r] = HI_LANES;
-   }
+   if (ends && dst != UINT32_MAX && dst + 1 < ISA_MAX_VREGS)
+      l->hi[dst + 1] = HI_ENDS;
 }
 
 /* e->consecutive and e->hi_known for the block's accesses (see struct
  * lanes). Nothing is known at its top (each trip, each warp starts
  * there); registers written in its selection's body are not known after
- * the ENDIF (the body may not have run). A register an ALU segment wrote
- * but did not store (dead after it: emit_alu) cannot be checked in
- * memory: a condition on it is not used. */
+ * the ENDIF (the body may not have run). */
 static void plan_strides(struct emit *e, const struct hw_dinst *code, const struct plan *p,
                          uint32_t w)
 {
    static _Thread_local struct lanes l;
-   uint64_t body[VWORDS] = {0}, unstored[VWORDS] = {0};
+   uint64_t body[VWORDS] = {0};
    for (uint32_t r = 0; r < ISA_MAX_VREGS; r++)
       l.stride[r] = NO_STRIDE, l.hi[r] = HI_LANES;
    for (uint32_t k = 0; k < p->count; k++) {
       const struct seg *g = &p->seg[k];
       const struct isa_inst *in = &code[g->pc].in;
-      e->consecutive[k] = g->kind == SEG_BLOCK && stride_of(l.stride, in->a) == 4;
+      e->stride[k] = g->kind == SEG_BLOCK ? stride_of(l.stride, in->a) : NO_STRIDE;
+      e->consecutive[k] = e->stride[k] == 4;
       uint32_t a = isa_opnd_index(in->a);
-      e->hi_known[k] = e->consecutive[k] && a + 1 < ISA_MAX_VREGS ? l.hi[a + 1] : HI_LANES;
-      if (e->hi_known[k] >= 0 && hw_bit_test(unstored, (uint32_t)e->hi_known[k]))
-         e->hi_known[k] = HI_LANES;
-      e->hi_stride[k] = e->hi_known[k] >= 0 ? l.hi_stride[a + 1] : 0;
+      bool known = e->stride[k] != NO_STRIDE && a + 1 < ISA_MAX_VREGS;
+      e->hi_known[k] = known ? l.hi[a + 1] : HI_LANES;
       if (g->kind == SEG_ENDIF) {
          for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
             bool forget = hw_bit_test(body, r) ||
-                          (l.hi[r] >= 0 && hw_bit_test(body, (uint32_t)l.hi[r]));
+                          (l.hi[r] == HI_ENDS && r > 0 && hw_bit_test(body, r - 1));
             l.stride[r] = hw_bit_test(body, r) ? NO_STRIDE : l.stride[r];
             l.hi[r] = forget ? HI_LANES : l.hi[r];
          }
       }
-      uint64_t wrote[VWORDS] = {0};
       for (uint32_t pc = g->pc; pc < g->pc + g->len; pc++) {
          inst_lanes(&code[pc].in, &l, w);
-         if (isa_writes_dst(&code[pc].in))
-            operand_vregs(&code[pc].in, 0, wrote);
-      }
-      const uint64_t *after = e->live ? &e->live[(g->pc + g->len) * VWORDS] : NULL;
-      for (uint32_t i = 0; i < VWORDS; i++) {
-         if (in_body(p, k, e->sel_if, e->sel_endif))
-            body[i] |= wrote[i];
-         uint64_t dead = g->kind == SEG_ALU && after ? wrote[i] & ~after[i] : 0;
-         unstored[i] = (unstored[i] & ~wrote[i]) | dead;
+         if (in_body(p, k, e->sel_if, e->sel_endif) && isa_writes_dst(&code[pc].in))
+            operand_vregs(&code[pc].in, 0, body);
       }
    }
 }

@@ -830,11 +830,11 @@ static void test_exits_in_blocks(void)
    }
 }
 
-/* Runs text (W=w, 3 CTAs of 128, root table: 4 buffers of 768 words)
+/* Runs text (W=w, 3 CTAs of 128, root table: 4 buffers of 8192 words)
  * compiled and interpreted: the buffers end the same. */
 static void same_memory_as_interpreted(const char *what, uint32_t w, const char *text)
 {
-   enum { SIZE = 128, CTAS = 3, WORDS = 2 * SIZE * CTAS };
+   enum { SIZE = 128, CTAS = 3, WORDS = 8192 };
    struct eut gpus[2];
    init_pair(&gpus[0], &gpus[1]);
    static uint32_t got[2][4 * WORDS];
@@ -911,7 +911,8 @@ static void test_reused_addresses(void)
  * The lane strides a block infers for its addresses (hw_jit.c,
  * plan_strides): a load through addresses computed as below gives the
  * interpreter's results, whether they are consecutive (a product by an
- * immediate, a sum of strides) or not (a difference of strides 6 and -2,
+ * immediate, a sum of strides), strided (gathered: a vec4's components,
+ * strides 8, 12 and 64) or not (a difference of strides 6 and -2,
  * pairs of lanes sharing a word, a product by a uniform register,
  * addresses set in a selection's body that odd warps skip).
  */
@@ -926,6 +927,11 @@ static void test_lane_strides(void)
                                "isub v20, v20, v21\n"},
       {"pairs of lanes", "shl v20, v1, #2\nand v20, v20, #0xfffffff8\n"},
       {"a product by a uniform register", "mov u13, #2\nimul v20, v0, u13\nshl v20, v20, #2\n"},
+      {"local index * 16: a vec4's x", "shl v20, v1, #4\n"},
+      {"local index * 16 + 12: a vec4's w", "shl v20, v1, #4\niadd v20, v20, #12\n"},
+      {"local index * 8", "shl v20, v1, #3\n"},
+      {"local index * 12", "imul v20, v1, #12\n"},
+      {"local index * 64", "shl v20, v1, #6\n"},
       {"consecutive in even warps' selection only",
        "mov v20, #0\ns2r.warp_id u10\nand u11, u10, #1\nmov v13, u11\n"
        "icmp.eq v12, v13, #0\nif _, v12 @e\n   shl v20, v1, #2\ne: endif\n"},
@@ -1268,29 +1274,51 @@ static void test_faults_as_interpreted(void)
        * allocation's end (its first page live), lanes 16 on past it. */
       {"warp load in a loop running off its allocation",
        "iadd64 v6, v6, #64\nloop\nh: ldg.b32 v8, v6\niadd64 v6, v6, #128\nendloop @h"},
+      /* The cases from here on start with an instruction the native tier
+       * does not take: what follows is a block of its own (the template's
+       * registers would leave it too few ymm). */
+      /* Lanes 16 bytes apart (a vec4 array's x): lane 16 on past the
+       * allocation; the block checks the span before it gathers. */
+      {"strided warp load running off its allocation",
+       "imulhi_u u9, u9, u9\ns2r.lane_id v30\nshl v20, v30, #4\nzext64 v22, v20\n"
+       "iadd64 v26, v22, u0\n"
+       "ldg.b32 v8, v26 +3840\nmov v9, v26"},
       /* Lanes 0-3's 64-bit sums carry, the others' do not: lane 0's
-       * address is the allocation's, lane 4's 4 GiB below it (the
-       * summand stays live: its lane 0 is checked in memory). */
+       * address is the allocation's, lane 4's 4 GiB below it. */
       {"warp load whose high halves differ by a carry",
-       "mov u6, #16\nmov u7, #0xffffffff\niadd64 u4, u0, u6\ns2r.lane_id v30\n"
+       "imulhi_u u9, u9, u9\nmov u6, #16\nmov u7, #0xffffffff\niadd64 u4, u0, u6\ns2r.lane_id v30\n"
        "shl v20, v30, #2\niadd v20, v20, #0xfffffff0\nzext64 v22, v20\n"
        "iadd64 v26, v22, u4\nldg.b32 v8, v26\nmov v9, v22"},
+      /* Lanes 8-15's sums carry, lanes 0-7's and 16-31's do not (the
+       * sum's low halves wrap, then the summand's): lane 0 and lane 31
+       * agree. The sum's low halves are then written again, consecutive:
+       * its high halves are not known any more. */
+      {"warp load whose high halves differ in the middle lanes",
+       "imulhi_u u9, u9, u9\ns2r.lane_id v30\nshl v20, v30, #2\niadd v20, v20, #0xffffffc0\n"
+       "zext64 v22, v20\n"
+       "mov u6, #0x20\nmov u7, u1\niadd64 v26, v22, u6\nshl v26, v30, #2\n"
+       "iadd v26, v26, u0\nldg.b32 v8, v26"},
+      /* A sum whose summand's high halves are not all one: 16 in lanes
+       * 8-23, 0 in lanes 0-7 and 24-31, whose ends agree. */
+      {"warp load whose summand's high halves differ in the middle lanes",
+       "imulhi_u u9, u9, u9\ns2r.lane_id v30\nshl v22, v30, #2\niadd v23, v30, #8\n"
+       "and v23, v23, #16\niadd64 v26, v22, u0\nldg.b32 v8, v26"},
       /* A sign extension's high halves: lanes 0-3's are 0, the others'
        * all ones (their low halves have the sign bit). */
       {"warp load whose high halves differ by a sign extension",
-       "mov u6, #0x80000010\nmov u7, #0xffffffff\niadd64 u4, u0, u6\ns2r.lane_id v30\n"
+       "imulhi_u u9, u9, u9\nmov u6, #0x80000010\nmov u7, #0xffffffff\niadd64 u4, u0, u6\n"
+       "s2r.lane_id v30\n"
        "shl v20, v30, #2\niadd v20, v20, #0x7ffffff0\nsext64 v22, v20\n"
        "iadd64 v26, v22, u4\nldg.b32 v8, v26\nmov v9, v22"},
-      /* The same with the summand dead after the sum: not stored, its
-       * lane 0 in memory is not its value. */
+      /* The same with the summand dead after the sum. */
       {"warp load whose high halves differ by a carry, its summand dead",
-       "mov u6, #16\nmov u7, #0xffffffff\niadd64 u4, u0, u6\ns2r.lane_id v30\n"
+       "imulhi_u u9, u9, u9\nmov u6, #16\nmov u7, #0xffffffff\niadd64 u4, u0, u6\ns2r.lane_id v30\n"
        "shl v20, v30, #2\niadd v20, v20, #0xfffffff0\nzext64 v22, v20\n"
        "iadd64 v26, v22, u4\nldg.b32 v8, v26"},
       /* The same with the summand's register written again after the sum:
        * its new lanes do not wrap, the sum's carries still differ. */
       {"warp load whose high halves differ by a carry, its summand rewritten",
-       "mov u6, #16\nmov u7, #0xffffffff\niadd64 u4, u0, u6\ns2r.lane_id v30\n"
+       "imulhi_u u9, u9, u9\nmov u6, #16\nmov u7, #0xffffffff\niadd64 u4, u0, u6\ns2r.lane_id v30\n"
        "shl v20, v30, #2\niadd v20, v20, #0xfffffff0\nzext64 v22, v20\n"
        "iadd64 v26, v22, u4\nshl v22, v30, #2\nldg.b32 v8, v26\nmov v9, v22"},
       {"two different barriers reached from blocks",
