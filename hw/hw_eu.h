@@ -116,6 +116,9 @@ struct hw_cta {
     * later access of the block to the same address (hw_jit.c,
     * plan_reuse); 0 where the access went chunk by chunk. */
    uint64_t hosts[HW_HOST_SLOTS];
+   /* Whether the loop indices of the compiled block running have lane
+    * stride 1 (hw_jit.c, emit_indexed): set at its entry. */
+   uint8_t indexed;
    struct hw_fault_info fault;
 };
 

@@ -49,6 +49,7 @@ bool hw_jit_supported(void)
 /* ---- encoder ------------------------------------------------------------------ */
 
 #define MAX_SEGS 16u   /* a block's segments, at most (struct plan) */
+#define MAX_INDICES 4u /* a loop's indices whose stride a block checks at its entry */
 /* What is known of a pair's high halves (struct lanes hi, struct emit hi_known). */
 enum { HI_LANES = -1, HI_UNIFORM = -2, HI_ENDS = -3 };
 
@@ -80,6 +81,12 @@ struct emit {
    bool consecutive[MAX_SEGS];
    int64_t stride[MAX_SEGS];
    int16_t hi_known[MAX_SEGS];
+   /* The same where the block's loop indices have lane stride 1 (checked
+    * at its entry into cta->indexed: plan_strides, emit_indexed). */
+   bool consecutive_x[MAX_SEGS];
+   int16_t hi_known_x[MAX_SEGS];
+   uint16_t index[MAX_INDICES];
+   uint32_t indices;
    uint8_t seg;                /* the segment being emitted */
 };
 
@@ -1196,7 +1203,7 @@ static void emit_exit(struct emit *e, uint32_t at)
 }
 
 /* Fail jumps of an access, to patch to its return; NONE where unused. */
-#define NFAIL 7
+#define NFAIL 8
 #define NONE_FAIL SIZE_MAX
 
 /* r11 = the page of rax. */
@@ -1378,9 +1385,9 @@ static size_t unless_all(struct emit *e, uint8_t cc)
 /* The check of the high halves (at [rdi + hi]) plan_strides knows: none
  * for HI_UNIFORM, lane 0's against lane W-1's for HI_ENDS, a jump to
  * patch where that fails (NONE_FAIL: none emitted). */
-static size_t emit_hi_known(struct emit *e, int32_t hi, uint32_t w)
+static size_t emit_hi_known(struct emit *e, int hi_known, int32_t hi, uint32_t w)
 {
-   if (e->hi_known[e->seg] != HI_ENDS)
+   if (hi_known != HI_ENDS)
       return NONE_FAIL;
    byte(e, 0x8b), modrm(e, RAX, M(RDI, hi));                          /* mov eax, lane 0's */
    byte(e, 0x3b), modrm(e, RAX, M(RDI, hi + (int32_t)(4 * (w - 1))));   /* cmp eax, lane W-1's */
@@ -1392,6 +1399,25 @@ static size_t emit_hi_known(struct emit *e, int32_t hi, uint32_t w)
  * register of offsets for shared memory), or a jump to a fail[] entry:
  * lanes not 4 bytes apart, or a check of emit_shared_host or
  * emit_global_host failing. */
+/* The lane checks of a full warp's address (low halves at [rdi + lo],
+ * high halves at [rdi + hi]; none for shared memory) that what is known
+ * of it leaves (known: low halves of stride 4, lane 0's then says them
+ * all; hi_known: struct lanes), or a jump to patch where they fail
+ * (NONE_FAIL: none emitted). */
+static size_t emit_lane_checks(struct emit *e, int32_t lo, int32_t hi, uint32_t w, bool shared,
+                               bool known, int hi_known)
+{
+   hi_known = shared ? HI_UNIFORM : known ? hi_known : HI_LANES;
+   if (known && hi_known != HI_LANES)
+      return emit_hi_known(e, hi_known, hi, w);
+   v3(e, VPCMPEQD, 2, 2, R(2));
+   if (!known)
+      emit_lanes_match(e, lo, 0, w, true);
+   if (hi_known == HI_LANES)
+      emit_lanes_match(e, hi, 1, w, false);
+   return unless_all(e, 0x85);
+}
+
 static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32_t pc,
                                uint32_t w, size_t fail[NFAIL])
 {
@@ -1402,19 +1428,22 @@ static void emit_block_address(struct emit *e, const struct isa_inst *in, uint32
    /* What plan_strides knows needs no lane by lane check: low halves of
     * stride 4 (lane 0's, checked not to wrap, says them all); high halves
     * all one, or all one where lane 0's and lane W-1's are (struct
-    * lanes). */
-   bool known = e->consecutive[e->seg];
-   int hi_known = shared ? HI_UNIFORM : known ? e->hi_known[e->seg] : HI_LANES;
-   if (!known || hi_known == HI_LANES) {
-      v3(e, VPCMPEQD, 2, 2, R(2));
-      if (!known)
-         emit_lanes_match(e, lo, 0, w, true);
-      if (hi_known == HI_LANES)
-         emit_lanes_match(e, hi, 1, w, false);
-      fail[0] = unless_all(e, 0x85);
-   } else if (!shared) {
-      fail[0] = emit_hi_known(e, hi, w);
+    * lanes); more where the loop's indices were found of stride 1 at the
+    * block's entry (cta->indexed). */
+   uint32_t k = e->seg;
+   bool more = e->indices && (e->consecutive_x[k] != e->consecutive[k] ||
+                              e->hi_known_x[k] != e->hi_known[k]);
+   size_t plain = NONE_FAIL, common = NONE_FAIL;
+   if (more) {
+      byte(e, 0x80), modrm(e, 7, M(RDX, (int32_t)offsetof(struct hw_cta, indexed))), byte(e, 0);
+      plain = jump_fwd(e, 0x84);                         /* je: not of stride 1 */
+      fail[7] = emit_lane_checks(e, lo, hi, w, shared, e->consecutive_x[k], e->hi_known_x[k]);
+      common = jump_fwd(e, 0);
+      patch(e, plain);
    }
+   fail[0] = emit_lane_checks(e, lo, hi, w, shared, e->consecutive[k], e->hi_known[k]);
+   if (common != NONE_FAIL)
+      patch(e, common);
    byte(e, 0x8b), modrm(e, RAX, M(RDI, lo));             /* mov eax, lane 0's low half */
    if (shared)
       emit_shared_host(e, in, 4 * w, &fail[1]);
@@ -1630,7 +1659,7 @@ static void emit_strided_load(struct emit *e, const struct isa_inst *in, uint32_
    int32_t d = (int32_t)(isa_opnd_index(in->dst) * w * 4);
    for (int k = 0; k < NFAIL; k++)
       fail[k] = NONE_FAIL;
-   fail[6] = emit_hi_known(e, hi, w);
+   fail[6] = emit_hi_known(e, e->hi_known[e->seg], hi, w);
    byte(e, 0x8b), modrm(e, RAX, M(RDI, lo));             /* mov eax, lane 0's low half */
    emit_global_host(e, in, hi, s * (w - 1) + 4, fail, -1);
    byte(e, 0xb9), dword(e, s);                           /* mov ecx, s */
@@ -2321,25 +2350,54 @@ static void inst_lanes(const struct isa_inst *in, struct lanes *l, uint32_t w)
       l->hi[dst + 1] = HI_ENDS;
 }
 
-/* e->consecutive and e->hi_known for the block's accesses (see struct
- * lanes). Nothing is known at its top (each trip, each warp starts
- * there); registers written in its selection's body are not known after
- * the ENDIF (the body may not have run). */
-static void plan_strides(struct emit *e, const struct hw_dinst *code, const struct plan *p,
-                         uint32_t w)
+/* A register every write of which in the block adds a uniform or
+ * immediate operand to it (a loop's index: i += grid size), written at
+ * least once: its lane stride stays what it was at the block's top. */
+static bool loop_index(const struct emit *e, const struct hw_dinst *code, const struct plan *p,
+                       uint32_t r)
+{
+   bool written = false;
+   for (uint32_t k = 0; k < p->count; k++) {
+      for (uint32_t pc = p->seg[k].pc; pc < p->seg[k].pc + p->seg[k].len; pc++) {
+         const struct isa_inst *in = &code[pc].in;
+         uint64_t w[VWORDS] = {0};
+         if (isa_writes_dst(in))
+            operand_vregs(in, 0, w);
+         if (!hw_bit_test(w, r))
+            continue;
+         bool self_a = isa_opnd_kind(in->a) == ISA_OPND_VREG && isa_opnd_index(in->a) == r;
+         bool uniform_b = isa_opnd_kind(in->b) == ISA_OPND_UREG ||
+                          isa_opnd_kind(in->b) == ISA_OPND_IMM;
+         if ((in->op != ISA_OP_IADD && in->op != ISA_OP_ISUB) || !self_a || !uniform_b ||
+             in_body(p, k, e->sel_if, e->sel_endif))
+            return false;
+         written = true;
+      }
+   }
+   return written;
+}
+
+/* One pass of the lane analysis over the block from `top` (what is known
+ * at its top): the facts at each access into consecutive[], hi_known[]
+ * and, unless NULL, strides[]. Registers written in the selection's body
+ * are not known after the ENDIF (the body may not have run). */
+static void strides_pass(const struct emit *e, const struct hw_dinst *code, const struct plan *p,
+                         uint32_t w, const struct lanes *top, bool *consecutive,
+                         int16_t *hi_known, int64_t *strides)
 {
    static _Thread_local struct lanes l;
    uint64_t body[VWORDS] = {0};
-   for (uint32_t r = 0; r < ISA_MAX_VREGS; r++)
-      l.stride[r] = NO_STRIDE, l.hi[r] = HI_LANES;
+   l = *top;
    for (uint32_t k = 0; k < p->count; k++) {
       const struct seg *g = &p->seg[k];
       const struct isa_inst *in = &code[g->pc].in;
-      e->stride[k] = g->kind == SEG_BLOCK ? stride_of(l.stride, in->a) : NO_STRIDE;
-      e->consecutive[k] = e->stride[k] == 4;
+      int64_t stride = g->kind == SEG_BLOCK ? stride_of(l.stride, in->a) : NO_STRIDE;
+      if (strides)
+         strides[k] = stride;
+      consecutive[k] = stride == 4;
       uint32_t a = isa_opnd_index(in->a);
-      bool known = e->stride[k] != NO_STRIDE && a + 1 < ISA_MAX_VREGS;
-      e->hi_known[k] = known ? l.hi[a + 1] : HI_LANES;
+      bool known = stride != NO_STRIDE && a + 1 < ISA_MAX_VREGS;
+      hi_known[k] = known ? l.hi[a + 1] : HI_LANES;
       if (g->kind == SEG_ENDIF) {
          for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
             bool forget = hw_bit_test(body, r) ||
@@ -2354,6 +2412,36 @@ static void plan_strides(struct emit *e, const struct hw_dinst *code, const stru
             operand_vregs(&code[pc].in, 0, body);
       }
    }
+}
+
+/* e->consecutive, e->stride and e->hi_known for the block's accesses
+ * (see struct lanes), knowing nothing at its top (each trip, each warp
+ * starts there); and for a loop, the same where its indices (loop_index)
+ * have lane stride 1 at its top (a grid-stride loop's i = global index +
+ * trips * grid size: then every trip's address of x[i] is known), which
+ * emit_indexed checks at the block's entry, once per warp: e->index. */
+static void plan_strides(struct emit *e, const struct hw_dinst *code, const struct plan *p,
+                         uint32_t w)
+{
+   static _Thread_local struct lanes top;
+   for (uint32_t r = 0; r < ISA_MAX_VREGS; r++)
+      top.stride[r] = NO_STRIDE, top.hi[r] = HI_LANES;
+   strides_pass(e, code, p, w, &top, e->consecutive, e->hi_known, e->stride);
+   e->indices = 0;
+   for (uint32_t r = 0; e->looping && r < ISA_MAX_VREGS && e->indices < MAX_INDICES; r++) {
+      if (loop_index(e, code, p, r))
+         e->index[e->indices++] = (uint16_t)r, top.stride[r] = 1;
+   }
+   bool better = false;
+   if (e->indices) {
+      strides_pass(e, code, p, w, &top, e->consecutive_x, e->hi_known_x, NULL);
+      for (uint32_t k = 0; k < p->count; k++) {
+         better = better || (e->consecutive_x[k] && !e->consecutive[k]) ||
+                  (e->hi_known_x[k] != HI_LANES && e->hi_known[k] == HI_LANES);
+      }
+   }
+   if (!better)
+      e->indices = 0;
 }
 
 /*
@@ -2419,6 +2507,26 @@ static void emit_entry(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    plan_strides(e, code, p, w);
 }
 
+/* cta->indexed = whether the loop's indices (e->index) have lane stride
+ * 1 (lane 0's + lane number in each lane), the warp's as it enters the
+ * block: each trip keeps it (loop_index). */
+static void emit_indexed(struct emit *e, uint32_t w)
+{
+   v3(e, VPCMPEQD, 2, 2, R(2));
+   for (uint32_t i = 0; i < e->indices; i++) {
+      int32_t r = (int32_t)(e->index[i] * w * 4);
+      v2(e, VPBROADCASTD, 0, M(RDI, r));
+      for (uint32_t c = 0; c < w / 8; c++) {
+         v3(e, VPADDD, 1, 0, M(R8, (int32_t)(K_LANES + 32 * c)));
+         v3(e, VPCMPEQD, 3, 1, M(RDI, r + (int32_t)(32 * c)));
+         v3(e, VPAND, 2, 2, R(3));
+      }
+   }
+   vex(e, VPMOVMSKB, true, RAX, 0, R(2));
+   byte(e, 0x83), byte(e, 0xf8), byte(e, 0xff);          /* cmp eax, -1 */
+   byte(e, 0x0f), byte(e, 0x94), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, indexed)));
+}
+
 /*
  * One block: fn(v = rdi, u = rsi, cta = rdx, warp = rcx) returns how many
  * of its instructions it ran (all, or up to an access it left to the
@@ -2434,6 +2542,8 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    e->switched = e->len;   /* a warp switch keeps the stride slots: harmless hints */
    if (uses_innermost(code, p))
       emit_innermost_kind(e);
+   if (e->indices)
+      emit_indexed(e, w);
    e->top = e->len;
    size_t group = NONE_FAIL;   /* emit_root_group's jump past its LDRs */
    uint32_t group_end = 0;

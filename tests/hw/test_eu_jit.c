@@ -830,6 +830,10 @@ static void test_exits_in_blocks(void)
    }
 }
 
+/* v0 = the local index, v1 = the global index (u8, u9: group id and size). */
+#define GLOBAL_INDEX                                                                             \
+   "s2r.local_index v0\ns2r.group_id_x u8\ns2r.group_size_x u9\nimad v1, u8, u9, v0\n"
+
 /* Runs text (W=w, 3 CTAs of 128, root table: 4 buffers of 8192 words)
  * compiled and interpreted: the buffers end the same. */
 static void same_memory_as_interpreted(const char *what, uint32_t w, const char *text)
@@ -898,8 +902,7 @@ static void test_reused_addresses(void)
          snprintf(text, sizeof(text), ".warp %u\n"
                                       "ldr.b64 u0 +0\nldr.b64 u2 +8\nldr.b64 u4 +16\n"
                                       "ldr.b64 u6 +24\n"
-                                      "s2r.local_index v0\ns2r.group_id_x u8\n"
-                                      "s2r.group_size_x u9\nimad v1, u8, u9, v0\n"
+                                      GLOBAL_INDEX
                                       "shl v2, v1, #2\nzext64 v4, v2\n%sexit\n",
                   w, cases[c][1]);
          same_memory_as_interpreted(cases[c][0], w, text);
@@ -942,14 +945,51 @@ static void test_lane_strides(void)
          char text[2048];
          snprintf(text, sizeof(text), ".warp %u\n"
                                       "ldr.b64 u0 +0\nldr.b64 u2 +8\n"
-                                      "s2r.local_index v0\ns2r.group_id_x u8\n"
-                                      "s2r.group_size_x u9\nimad v1, u8, u9, v0\n"
+                                      GLOBAL_INDEX
                                       "%s"
                                       "zext64 v22, v20\niadd64 v22, v22, u0\n"
                                       "ldg.b32 v24, v22\n"
                                       "shl v26, v1, #2\nzext64 v28, v26\niadd64 v28, v28, u2\n"
                                       "stg.b32 _, v28, v24\nexit\n",
                   w, cases[c][1]);
+         same_memory_as_interpreted(cases[c][0], w, text);
+      }
+   }
+}
+
+/*
+ * A grid-stride loop's block checks at its entry whether the loop's index
+ * (i += grid size, every write) has lane stride 1, and then knows every
+ * trip's addresses of x[i] consecutive (hw_jit.c, plan_strides): loops
+ * whose index is the global index, twice it, or 383 minus it, and one
+ * whose would-be index also adds the local index every trip, give the
+ * interpreter's results.
+ */
+static void test_loop_indices(void)
+{
+   static const char *const cases[][3] = {
+      {"index of stride 1", "", ""},
+      {"index of stride 2", "shl v1, v1, #1\n", ""},
+      {"index of stride -1", "mov v3, #383\nisub v1, v3, v1\n", ""},
+      /* Not an index: its stride grows by 1 a trip. */
+      {"index plus the local index a trip", "", "iadd v1, v1, v0\n"},
+   };
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      for (uint32_t c = 0; c < EDGES(cases); c++) {
+         char text[2048];
+         snprintf(text, sizeof(text), ".warp %u\n"
+                                      "ldr.b64 u0 +0\nldr.b64 u2 +8\n"
+                                      GLOBAL_INDEX "%s"
+                                      "loop\n"
+                                      "h: icmp.ge_u v5, v1, #2048\n"
+                                      "   brk _, v5 @e\n"
+                                      "   shl v2, v1, #2\nzext64 v4, v2\niadd64 v6, v4, u0\n"
+                                      "   ldg.b32 v8, v6\niadd v8, v8, #1000\n"
+                                      "   iadd64 v10, v4, u2\nstg.b32 _, v10, v8\n"
+                                      "   %siadd v1, v1, #384\n"
+                                      "e: endloop @h\nexit\n",
+                  w, cases[c][1], cases[c][2]);
          same_memory_as_interpreted(cases[c][0], w, text);
       }
    }
@@ -1397,6 +1437,7 @@ int main(void)
    HWT_RUN(test_exits_in_blocks);
    HWT_RUN(test_reused_addresses);
    HWT_RUN(test_lane_strides);
+   HWT_RUN(test_loop_indices);
    HWT_RUN(test_selections_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
