@@ -1643,25 +1643,34 @@ static void gather_hint(struct emit *e, uint32_t pc)
 }
 
 /*
- * A full warp's LDG whose lanes' addresses are lane 0's + s * lane, s a
- * known multiple of 4 from 8 to 64 (plan_strides: a vec2 or vec4 array's
- * component, a row of a matrix), high halves all one: the span from
- * lane 0's word to lane W-1's, at most a page, checked live (aligned,
- * not wrapping) as the interpreter checks each lane's word, then gathered
- * chunk by chunk (vpgatherdd, byte offsets s * lane). A jump (*fail, to
+ * A full warp's LDG or STG whose lanes' addresses are lane 0's + s *
+ * lane, s a known multiple of 4 from 8 to 64 (plan_strides: a vec2 or
+ * vec4 array's component, a row of a matrix), high halves all one: the
+ * span from lane 0's word to lane W-1's, at most a page, checked live
+ * (aligned, not wrapping) as the interpreter checks each lane's word,
+ * then gathered chunk by chunk (vpgatherdd, byte offsets s * lane) or
+ * stored lane by lane (distinct words, in lane order). A jump (*fail, to
  * patch) where a check fails: the general path runs it.
  */
-static void emit_strided_load(struct emit *e, const struct isa_inst *in, uint32_t w,
-                              size_t fail[NFAIL])
+static void emit_strided(struct emit *e, const struct isa_inst *in, uint32_t w,
+                         size_t fail[NFAIL])
 {
    uint32_t s = (uint32_t)e->stride[e->seg];
    int32_t lo = (int32_t)(isa_opnd_index(in->a) * w * 4), hi = lo + (int32_t)(w * 4);
-   int32_t d = (int32_t)(isa_opnd_index(in->dst) * w * 4);
+   bool load = in->op == ISA_OP_LDG;
+   int32_t d = (int32_t)(isa_opnd_index(load ? in->dst : in->b) * w * 4);
    for (int k = 0; k < NFAIL; k++)
       fail[k] = NONE_FAIL;
    fail[6] = emit_hi_known(e, e->hi_known[e->seg], hi, w);
    byte(e, 0x8b), modrm(e, RAX, M(RDI, lo));             /* mov eax, lane 0's low half */
    emit_global_host(e, in, hi, s * (w - 1) + 4, fail, -1);
+   if (!load) {
+      for (uint32_t l = 0; l < w; l++) {
+         byte(e, 0x8b), modrm(e, RCX, M(RDI, d + (int32_t)(4 * l)));   /* mov ecx, lane l's */
+         byte(e, 0x89), modrm(e, RCX, M(RAX, (int32_t)(s * l)));       /* mov [rax + s * l] */
+      }
+      return;
+   }
    byte(e, 0xb9), dword(e, s);                           /* mov ecx, s */
    vex(e, VMOVD, false, 1, 0, R(RCX));
    v2(e, VPBROADCASTD, 1, R(1));                         /* ymm1 = s */
@@ -1698,15 +1707,18 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
    }
    size_t fail[NFAIL], checked = NONE_FAIL, gathered = NONE_FAIL;
    int64_t s = e->stride[e->seg];
-   if (in->op == ISA_OP_LDG && s >= 8 && s <= 64 && s % 4 == 0 && e->hi_known[e->seg] != HI_LANES) {
-      emit_strided_load(e, in, w, fail);
+   bool global = in->op == ISA_OP_LDG || in->op == ISA_OP_STG;
+   uint32_t save = e->save[e->seg], reuse = e->reuse[e->seg];
+   if (global && s >= 8 && s <= 64 && s % 4 == 0 && e->hi_known[e->seg] != HI_LANES) {
+      emit_strided(e, in, w, fail);
+      if (save)   /* mov qword [slot], 0: no one consecutive host range */
+         byte(e, 0x48), byte(e, 0xc7), modrm(e, 0, host_slot(save)), dword(e, 0);
       gathered = jump_fwd(e, 0);
       for (int k = 0; k < NFAIL; k++) {
          if (fail[k] != NONE_FAIL)
             patch(e, fail[k]);
       }
    }
-   uint32_t save = e->save[e->seg], reuse = e->reuse[e->seg];
    if (reuse) {   /* the host address an earlier access found (plan_reuse) */
       byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, host_slot(reuse));   /* mov rax, [slot] */
       byte(e, 0x48), byte(e, 0x85), byte(e, 0xc0);      /* test rax, rax */
@@ -1714,7 +1726,6 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
    }
    emit_block_address(e, in, pc, w, fail);
    bool load = in->op == ISA_OP_LDG || in->op == ISA_OP_LDS;
-   bool global = in->op == ISA_OP_LDG || in->op == ISA_OP_STG;
    if (save)
       byte(e, 0x48), byte(e, 0x89), modrm(e, RAX, host_slot(save));   /* mov [slot], rax */
    if (global && e->strides < STRIDE_SLOTS)

@@ -887,6 +887,15 @@ static void test_reused_addresses(void)
        "icmp.eq v12, v13, #0\n"
        "if _, v12 @e\n   ldg.b32 v14, v16\n   iadd v14, v14, #5\ne: endif\n"
        "stg.b32 _, v16, v1\n"},
+      /* A block with a load and a store to one address, then (after an
+       * instruction the tier does not take) one of its own where the same
+       * host slot's load and store are strided. */
+      {"a vec4's components loaded, two stored back (16 bytes a lane)",
+       "iadd64 v6, v4, u2\nldg.b32 v8, v6\niadd v8, v8, #9\nstg.b32 _, v6, v8\n"
+       "imulhi_u u13, u13, u13\ns2r.local_index v0\ns2r.group_id_x u10\n"
+       "s2r.group_size_x u11\nimad v1, u10, u11, v0\n"
+       "shl v20, v1, #4\nzext64 v22, v20\niadd64 v22, v22, u0\nldg.b32 v10, v22\n"
+       "ldg.b32 v11, v22 +4\niadd v10, v10, #5\nstg.b32 _, v22, v10\nstg.b32 _, v22, v11 +8\n"},
       {"a load odd warps do chunk by chunk, a store to the same addresses",
        "s2r.lane_id v20\ns2r.warp_id u12\nand u13, u12, #1\n"
        "isub v21, v1, v20\nshl v21, v21, #1\n"
@@ -1323,6 +1332,10 @@ static void test_faults_as_interpreted(void)
        "imulhi_u u9, u9, u9\ns2r.lane_id v30\nshl v20, v30, #4\nzext64 v22, v20\n"
        "iadd64 v26, v22, u0\n"
        "ldg.b32 v8, v26 +3840\nmov v9, v26"},
+      {"strided warp store running off its allocation",
+       "imulhi_u u9, u9, u9\ns2r.lane_id v30\nshl v20, v30, #4\nzext64 v22, v20\n"
+       "iadd64 v26, v22, u0\n"
+       "stg.b32 _, v26, v30 +3840\nmov v9, v26"},
       /* Lanes 0-3's 64-bit sums carry, the others' do not: lane 0's
        * address is the allocation's, lane 4's 4 GiB below it. */
       {"warp load whose high halves differ by a carry",
