@@ -121,33 +121,38 @@ static uint32_t straight_prefix(const struct isa_inst *code, uint32_t n)
  * straight_prefix()), plus those the prefix reads before writing. A
  * register the prefix writes holds the written value in every live lane;
  * lanes past the CTA's end are never active, and only SHFL and BCAST read
- * other lanes, so programs that use them zero everything.
+ * other lanes, so programs that use them zero every vector register. The
+ * same goes for uniform registers (a compiled shader writes all of its
+ * before reading them: no memset per CTA).
  */
 static void find_zeroed_registers(struct hw_program *p, const struct isa_inst *code)
 {
    uint32_t n = p->header.inst_count, end = straight_prefix(code, n);
-   uint64_t written[ISA_MAX_VREGS / 64] = {0};
+   uint64_t written[2][ISA_MAX_VREGS / 64] = {{0}};   /* vector, uniform */
+   uint64_t *zero[2] = {p->zero_vregs, p->zero_uregs};
    for (uint32_t pc = 0; pc < n; pc++) {
       const struct isa_inst *in = &code[pc];
       enum isa_op op = (enum isa_op)in->op;
-      if (op == ISA_OP_SHFL || op == ISA_OP_BCAST) {
+      if (op == ISA_OP_SHFL || op == ISA_OP_BCAST)
          p->zero_all = true;
-         return;
-      }
       const uint16_t ops[4] = {in->dst, in->a, in->b, in->c};
       for (int k = 0; k < 4; k++) {
-         if (isa_opnd_kind(ops[k]) != ISA_OPND_VREG || (k == 0 && isa_writes_dst(in)))
+         enum isa_operand_kind kind = isa_opnd_kind(ops[k]);
+         if ((kind != ISA_OPND_VREG && kind != ISA_OPND_UREG) || (k == 0 && isa_writes_dst(in)))
             continue;
+         int u = kind == ISA_OPND_UREG;
          uint32_t r = isa_opnd_index(ops[k]), span = isa_operand_span(op, in->mod, k);
          for (uint32_t j = r; j < r + span && j < ISA_MAX_VREGS; j++) {
-            if (!hw_bit_test(written, j))
-               hw_bit_set(p->zero_vregs, j);
+            if (!hw_bit_test(written[u], j))
+               hw_bit_set(zero[u], j);
          }
       }
-      if (pc < end && isa_writes_dst(in) && isa_opnd_kind(in->dst) == ISA_OPND_VREG) {
+      enum isa_operand_kind dk = isa_opnd_kind(in->dst);
+      if (pc < end && isa_writes_dst(in) && (dk == ISA_OPND_VREG || dk == ISA_OPND_UREG)) {
+         int u = dk == ISA_OPND_UREG;
          uint32_t r = isa_opnd_index(in->dst), span = isa_operand_span(op, in->mod, 0);
          for (uint32_t j = r; j < r + span && j < ISA_MAX_VREGS; j++)
-            hw_bit_set(written, j);
+            hw_bit_set(written[u], j);
       }
    }
 }
@@ -459,7 +464,7 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
       memset(c->vregs, 0, (size_t)warps * shape.vregs * w * 4);
    else
       zero_registers(c->vregs, l->prog->zero_vregs, warps, shape.vregs, w);
-   memset(c->uregs, 0, (size_t)warps * shape.uregs * 4);
+   zero_registers(c->uregs, l->prog->zero_uregs, warps, shape.uregs, 1);
    /* Zero-initialized workgroup variables (shaderZeroInitializeWorkgroupMemory). */
    if (h->flags & ISA_PROG_ZERO_SHARED)
       memset(c->shared, 0, shape.shared_bytes);

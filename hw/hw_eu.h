@@ -29,9 +29,11 @@ struct hw_program {
    struct hw_dinst *code;           /* header.inst_count + 1 (a trailing EXIT) */
    struct isa_line *lines;          /* header.line_count */
    struct hw_jit *jit;              /* compiled ALU runs (hw_jit.h), or NULL */
-   /* Vector registers a CTA must start with zeroed (bit r of word r / 64);
-    * all of them when zero_all. See find_zeroed_registers(). */
+   /* Vector and uniform registers a CTA must start with zeroed (bit r of
+    * word r / 64); all vector registers when zero_all. See
+    * find_zeroed_registers(). */
    uint64_t zero_vregs[ISA_MAX_VREGS / 64];
+   uint64_t zero_uregs[ISA_MAX_UREGS / 64];
    bool zero_all;
    _Atomic uint32_t refs;
    _Atomic bool barrier_warned;     /* "returned invocations count as arrived" */

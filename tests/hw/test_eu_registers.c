@@ -5,8 +5,8 @@
  * The execution units zero only the registers whose initial value is
  * visible (hw/hw_eu.c, find_zeroed_registers), so this pins down that
  * choice, at every warp width, in CTAs of 100 (partial last warps):
- * - a register read before any write (v3, which a branch later writes) is
- *   0 in every CTA;
+ * - a register read before any write (v3, which a branch later writes; u13,
+ *   written at the end) is 0 in every CTA;
  * - a register written only inside an IF (v5, odd invocations) reads 0 in
  *   the lanes that skipped it, after the ENDIF;
  * - registers the straight-line start of the program writes hold their
@@ -23,10 +23,12 @@
 #define GROUPS 64u
 #define N (CTA * GROUPS)
 
-/* Fills v0..v15 of every lane with 0xdead0000 + register. */
+/* Fills v0..v15 of every lane with 0xdead0000 + register, and u13. */
 static const char *const dirty_text =
    ".warp %u\n"
    ".vregs 16\n"
+   ".uregs 16\n"
+   "mov u13, #0xdead0013\n"
    "mov v0, #0xdead0000\n"  "mov v1, #0xdead0001\n"  "mov v2, #0xdead0002\n"
    "mov v3, #0xdead0003\n"  "mov v4, #0xdead0004\n"  "mov v5, #0xdead0005\n"
    "mov v6, #0xdead0006\n"  "mov v7, #0xdead0007\n"  "mov v8, #0xdead0008\n"
@@ -48,7 +50,7 @@ static const char *const dirty_text =
 /* out[i] = v3 * 1000 + v5: i for odd i, 0 for even i. */
 static const char *const check_text =
    INDEX_V1
-   "iadd v4, v3, #0          ; read before written\n"
+   "iadd v4, v3, u13         ; both read before written\n"
    "and v2, v1, #1\n"
    "if _, v2 @e\n"
    "   mov v5, v1\n"
@@ -59,6 +61,7 @@ static const char *const check_text =
    "zext64 v8, v6\n"
    "iadd64 v8, v8, u0\n"
    "stg.b32 _, v8, v7\n"
+   "mov u13, #9              ; dirties u13 for the next CTA on this worker\n"
    "exit\n";
 
 /* out[i] = i + 1, then every third invocation returns: most warps end
