@@ -121,6 +121,11 @@ struct hw_cta {
    /* Whether the loop indices of the compiled block running have lane
     * stride 1 (hw_jit.c, emit_indexed): set at its entry. */
    uint8_t indexed;
+   /* Per invariant LDS address register of the block running: 1 when
+    * each chunk of 8 lanes holds one offset, 2 when consecutive offsets,
+    * all inside shared memory for its LDSs; 0 else (hw_jit.c,
+    * emit_tile_kinds): set at its entry. */
+   uint8_t tile_kind[4];
    struct hw_fault_info fault;
 };
 

@@ -50,6 +50,7 @@ bool hw_jit_supported(void)
 
 #define MAX_SEGS 16u   /* a block's segments, at most (struct plan) */
 #define MAX_INDICES 4u /* a loop's indices whose stride a block checks at its entry */
+#define MAX_TILES 4u   /* invariant LDS address registers a block checks at its entry */
 /* What is known of a pair's high halves (struct lanes hi, struct emit hi_known). */
 enum { HI_LANES = -1, HI_UNIFORM = -2, HI_ENDS = -3 };
 
@@ -87,6 +88,13 @@ struct emit {
    int16_t hi_known_x[MAX_SEGS];
    uint16_t index[MAX_INDICES];
    uint32_t indices;
+   /* LDS address registers the block never writes (a tile's row or
+    * column), checked at its entry (emit_tile_kinds), with the span of
+    * their LDSs' offsets; per segment, its LDS's tile (index + 1, or 0). */
+   uint16_t tile[MAX_TILES];
+   uint32_t tile_lo[MAX_TILES], tile_hi[MAX_TILES];
+   uint32_t tiles;
+   uint8_t tile_of[MAX_SEGS];
    uint8_t seg;                /* the segment being emitted */
 };
 
@@ -1682,6 +1690,37 @@ static void emit_strided(struct emit *e, const struct isa_inst *in, uint32_t w,
    }
 }
 
+/* A full warp's LDS of a tile register whose kind the block's entry found
+ * (emit_tile_kinds): chunk by chunk, its first lane's offset + imm, one
+ * word broadcast (kind 1) or 32 bytes (kind 2), all checked inside shared
+ * memory at the entry; then jumps (done[0..1], to patch past the general
+ * path). For kind 0 the code after this, the general path, runs it. */
+static void emit_tile_load(struct emit *e, const struct isa_inst *in, uint32_t w, size_t done[2])
+{
+   uint32_t t = e->tile_of[e->seg] - 1u;
+   int32_t r = (int32_t)(isa_opnd_index(in->a) * w * 4);
+   int32_t d = (int32_t)(isa_opnd_index(in->dst) * w * 4);
+   const int32_t kind = (int32_t)(offsetof(struct hw_cta, tile_kind) + t);
+   byte(e, 0x0f), byte(e, 0xb6), modrm(e, RCX, M(RDX, kind));   /* movzx ecx, byte [kind] */
+   byte(e, 0x85), byte(e, 0xc9);                                /* test ecx, ecx */
+   size_t general = jump_fwd(e, 0x84);                          /* jz */
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, 1, M(RDX, (int32_t)offsetof(struct hw_cta, shared)));
+   byte(e, 0x83), byte(e, 0xf9), byte(e, 1);                    /* cmp ecx, 1 */
+   size_t consecutive = jump_fwd(e, 0x85);
+   for (int k = 0; k < 2; k++) {   /* broadcasts, then 32-byte loads */
+      if (k)
+         patch(e, consecutive);
+      for (uint32_t c = 0; c < w / 8; c++) {
+         byte(e, 0x8b), modrm(e, RAX, M(RDI, r + (int32_t)(32 * c)));   /* mov eax */
+         byte(e, 0x4c), byte(e, 0x01), byte(e, 0xc8);                 /* add rax, r9 */
+         v2(e, k ? VMOVDQU_LOAD : VPBROADCASTD, 0, M(RAX, (int32_t)in->imm));
+         v2(e, VMOVDQU_STORE, 0, M(RDI, d + (int32_t)(32 * c)));
+      }
+      done[k] = jump_fwd(e, 0);
+   }
+   patch(e, general);
+}
+
 /* Host slot s - 1 of the CTA (plan_reuse). */
 static struct rm host_slot(uint32_t s)
 {
@@ -1699,6 +1738,9 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
     * column, a neighbour's word across the warp's end: the same every
     * time after) gathers straight away; its failing check cost about as
     * much as the gather (sgemm). */
+   size_t tiled[2] = {NONE_FAIL, NONE_FAIL};
+   if (e->tile_of[e->seg])
+      emit_tile_load(e, in, w, tiled);
    size_t hinted = NONE_FAIL;
    if (in->op == ISA_OP_LDS) {
       gather_hint(e, pc);
@@ -1774,6 +1816,10 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
    patch(e, done[1]);
    if (gathered != NONE_FAIL)
       patch(e, gathered);
+   for (int k = 0; k < 2; k++) {
+      if (tiled[k] != NONE_FAIL)
+         patch(e, tiled[k]);
+   }
    if (global)
       emit_count(e, offsetof(struct hw_cta, global_bytes), 4 * w);   /* as interpreted */
 }
@@ -2455,6 +2501,36 @@ static void plan_strides(struct emit *e, const struct hw_dinst *code, const stru
       e->indices = 0;
 }
 
+/* e->tile...: the LDSs (one dword a lane, offsets a multiple of 4) whose
+ * address register no instruction of the block writes. */
+static void plan_tiles(struct emit *e, const struct hw_dinst *code, const struct plan *p)
+{
+   e->tiles = 0;
+   memset(e->tile_of, 0, sizeof(e->tile_of));
+   for (uint32_t k = 0; k < p->count; k++) {
+      const struct isa_inst *in = &code[p->seg[k].pc].in;
+      if (p->seg[k].kind != SEG_BLOCK || in->op != ISA_OP_LDS || in->imm % 4 ||
+          in->imm > (1u << 20))
+         continue;
+      uint64_t regs[VWORDS] = {0};
+      operand_vregs(in, 1, regs);
+      if (writes_between(code, p, 0, p->count, regs))
+         continue;
+      uint32_t a = isa_opnd_index(in->a), t = 0;
+      while (t < e->tiles && e->tile[t] != a)
+         t++;
+      if (t == e->tiles) {
+         if (t == MAX_TILES)
+            continue;
+         e->tile[t] = (uint16_t)a, e->tile_lo[t] = in->imm, e->tile_hi[t] = in->imm;
+         e->tiles++;
+      }
+      e->tile_lo[t] = in->imm < e->tile_lo[t] ? in->imm : e->tile_lo[t];
+      e->tile_hi[t] = in->imm > e->tile_hi[t] ? in->imm : e->tile_hi[t];
+      e->tile_of[k] = (uint8_t)(t + 1);
+   }
+}
+
 /*
  * A full warp's global access to the address of an earlier one in the
  * block (the same register pair, unwritten since, and offset; y = a * x +
@@ -2516,6 +2592,57 @@ static void emit_entry(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    }
    plan_reuse(e, code, p);
    plan_strides(e, code, p, w);
+   plan_tiles(e, code, p);
+}
+
+/* cta->tile_kind[t] for each tile register (e->tile): 1 where each chunk
+ * of 8 lanes holds one offset, 2 where consecutive ones (lane 0's of the
+ * chunk + 4 * lane), and every chunk's first offset, 4-aligned, leaves
+ * room for its LDSs' 32 bytes at offsets tile_lo..tile_hi inside shared
+ * memory; 0 otherwise. The warp's, as it enters the block: nothing in it
+ * writes them. */
+static void emit_tile_kinds(struct emit *e, uint32_t w)
+{
+   static _Thread_local struct jumps bad;   /* to the end: the kind stays 0 */
+   for (uint32_t t = 0; t < e->tiles; t++) {
+      int32_t r = (int32_t)(e->tile[t] * w * 4);
+      const int32_t kind = (int32_t)(offsetof(struct hw_cta, tile_kind) + t);
+      bad.count = 0;
+      byte(e, 0xc6), modrm(e, 0, M(RDX, kind)), byte(e, 0);   /* mov byte [kind], 0 */
+      emit_shared_bytes(e);                                    /* ecx = shared bytes */
+      byte(e, 0x81), modrm(e, 5, R(RCX)), dword(e, e->tile_hi[t] + 32);   /* sub ecx */
+      size_t at[2];
+      at[0] = jump_fwd(e, 0x82);                               /* jb: no room at all */
+      add_jumps(e, &bad, at, 1);
+      v3(e, VPCMPEQD, 4, 4, R(4));                             /* one offset a chunk */
+      v3(e, VPCMPEQD, 5, 5, R(5));                             /* consecutive */
+      for (uint32_t c = 0; c < w / 8; c++) {
+         int32_t chunk = r + (int32_t)(32 * c);
+         byte(e, 0x8b), modrm(e, RAX, M(RDI, chunk));          /* mov eax, the chunk's first */
+         byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
+         at[0] = jump_fwd(e, 0x85);                            /* jnz: misaligned */
+         byte(e, 0x39), byte(e, 0xc8);                         /* cmp eax, ecx */
+         at[1] = jump_fwd(e, 0x87);                            /* ja: past the room */
+         add_jumps(e, &bad, at, 2);
+         v2(e, VPBROADCASTD, 0, M(RDI, chunk));
+         v3(e, VPCMPEQD, 1, 0, M(RDI, chunk));
+         v3(e, VPAND, 4, 4, R(1));
+         v3(e, VPADDD, 0, 0, M(R8, K_IOTA4));
+         v3(e, VPCMPEQD, 1, 0, M(RDI, chunk));
+         v3(e, VPAND, 5, 5, R(1));
+      }
+      for (int k = 0; k < 2; k++) {   /* kind 1, else kind 2 */
+         vex(e, VPMOVMSKB, true, RAX, 0, R(4 + k));
+         byte(e, 0x83), byte(e, 0xf8), byte(e, 0xff);         /* cmp eax, -1 */
+         size_t no = jump_fwd(e, 0x85);
+         byte(e, 0xc6), modrm(e, 0, M(RDX, kind)), byte(e, (uint8_t)(1 + k));
+         at[0] = jump_fwd(e, 0);
+         add_jumps(e, &bad, at, 1);
+         patch(e, no);
+      }
+      for (uint32_t k = 0; k < bad.count; k++)
+         patch(e, bad.at[k]);
+   }
 }
 
 /* cta->indexed = whether the loop's indices (e->index) have lane stride
@@ -2555,6 +2682,8 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
       emit_innermost_kind(e);
    if (e->indices)
       emit_indexed(e, w);
+   if (e->tiles)
+      emit_tile_kinds(e, w);
    e->top = e->len;
    size_t group = NONE_FAIL;   /* emit_root_group's jump past its LDRs */
    uint32_t group_end = 0;

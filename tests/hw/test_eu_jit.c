@@ -1005,6 +1005,59 @@ static void test_loop_indices(void)
 }
 
 /*
+ * LDS of registers a loop block never writes (sgemm's tile row and
+ * column): the block finds at its entry whether each chunk of 8 lanes
+ * holds one offset (v4: a row of a 16-wide tile) or consecutive ones (v3:
+ * a column), inside shared memory (hw_jit.c, emit_tile_kinds); v7 holds
+ * neither; v8 is written in the loop. Sums of the loaded words are the
+ * interpreter's.
+ */
+static void test_tile_loads(void)
+{
+   enum { SIZE = 256, CTAS = 2, COUNT = SIZE * CTAS, TRIPS = 4 };
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      uint32_t got[2][COUNT];
+      for (int g = 0; g < 2; g++) {
+         struct eut gpus[2];
+         init_pair(&gpus[0], &gpus[1]);
+         struct eut *t = &gpus[g];
+         uint64_t out = eut_alloc(t, 4 * COUNT, 64);
+         uint64_t root[1] = {out};
+         uint64_t prog = eut_programf(t, ".warp %u\n"
+                                         "ldr.b64 u0 +0\n" GLOBAL_INDEX
+                                         "and v2, v0, #15\nshr_u v5, v0, #4\n"
+                                         "shl v3, v2, #2\nshl v4, v5, #6\n"
+                                         "and v7, v0, #5\nshl v7, v7, #2\nmov v8, v3\n"
+                                         "iadd v6, v1, #100\nshl v9, v0, #2\n"
+                                         "sts.b32 _, v9, v6\nbar\n"
+                                         "mov v9, #0\nmov u2, #0\n"
+                                         "h: lds.b32 v10, v4\nlds.b32 v11, v3 +4\n"
+                                         "   lds.b32 v12, v7\nlds.b32 v13, v8\n"
+                                         "   lds.b32 v14, v4 +8\n"
+                                         "   iadd v9, v9, v10\nimad v9, v9, #3, v11\n"
+                                         "   imad v9, v9, #5, v12\nimad v9, v9, #7, v13\n"
+                                         "   iadd v9, v9, v14\niadd v8, v8, #4\n"
+                                         "   iadd u2, u2, #1\nicmp.lt_u u3, u2, #%u\n"
+                                         "   bra_u _, u3 @h\n"
+                                         "shl v6, v1, #2\nzext64 v12, v6\niadd64 v12, v12, u0\n"
+                                         "stg.b32 _, v12, v9\nexit\n", w, TRIPS);
+         eut_run(t, &(struct eut_launch){.program = prog, .grid = {CTAS}, .size = {SIZE},
+                                         .shared_bytes = 4 * SIZE, .root = eut_root(t, root, 1)},
+                 "tile loads");
+         memcpy(got[g], eut_ptr(t, out), sizeof(got[g]));
+         eut_fini(&gpus[0]);
+         eut_fini(&gpus[1]);
+      }
+      uint32_t bad = 0;
+      for (uint32_t i = 0; i < COUNT; i++)
+         bad += got[0][i] != got[1][i];
+      HWT_CHECK(!bad, "W=%u: %u sums differ from the interpreter's (first: 0x%x, interpreter "
+                "0x%x)", w, bad, got[0][0], got[1][0]);
+   }
+}
+
+/*
  * bench_compute's reduction's first loop: each invocation sums the words
  * a grid's stride apart, so each warp's load walks the buffer 128 bytes a
  * trip (W=32) across 40 pages, in a block that loops; the sums are right
@@ -1351,6 +1404,13 @@ static void test_faults_as_interpreted(void)
        "zext64 v22, v20\n"
        "mov u6, #0x20\nmov u7, u1\niadd64 v26, v22, u6\nshl v26, v30, #2\n"
        "iadd v26, v26, u0\nldg.b32 v8, v26"},
+      /* One shared offset per chunk of 8 lanes (64 bytes apart), in a
+       * block that never writes it: warp 1's chunks past shared memory. */
+      {"shared load of a tile register past shared memory",
+       "shr_u v10, v0, #3\nshl v10, v10, #6\nimulhi_u u9, u9, u9\nlds.b32 v8, v10"},
+      {"misaligned shared load of a tile register",
+       "shr_u v10, v0, #3\nshl v10, v10, #5\niadd v10, v10, #2\nimulhi_u u9, u9, u9\n"
+       "lds.b32 v8, v10"},
       /* A sum whose summand's high halves are not all one: 16 in lanes
        * 8-23, 0 in lanes 0-7 and 24-31, whose ends agree. */
       {"warp load whose summand's high halves differ in the middle lanes",
@@ -1451,6 +1511,7 @@ int main(void)
    HWT_RUN(test_reused_addresses);
    HWT_RUN(test_lane_strides);
    HWT_RUN(test_loop_indices);
+   HWT_RUN(test_tile_loads);
    HWT_RUN(test_selections_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
