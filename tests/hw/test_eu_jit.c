@@ -1004,6 +1004,34 @@ static void test_loop_indices(void)
    }
 }
 
+/* Runs text (W=w, 2 CTAs of 256, 1 KiB of shared memory, root table: the
+ * output's VA) compiled and interpreted: each invocation's output word is
+ * the same. */
+static void same_output_as_interpreted(const char *what, uint32_t w, const char *text)
+{
+   enum { SIZE = 256, CTAS = 2, COUNT = SIZE * CTAS };
+   static uint32_t got[2][COUNT];
+   for (int g = 0; g < 2; g++) {
+      struct eut gpus[2];
+      init_pair(&gpus[0], &gpus[1]);
+      struct eut *t = &gpus[g];
+      uint64_t out = eut_alloc(t, 4 * COUNT, 64);
+      uint64_t root[1] = {out};
+      eut_run(t, &(struct eut_launch){.program = eut_program(t, text), .grid = {CTAS},
+                                      .size = {SIZE}, .shared_bytes = 4 * SIZE,
+                                      .root = eut_root(t, root, 1)},
+              what);
+      memcpy(got[g], eut_ptr(t, out), sizeof(got[g]));
+      eut_fini(&gpus[0]);
+      eut_fini(&gpus[1]);
+   }
+   uint32_t bad = 0;
+   for (uint32_t i = 0; i < COUNT; i++)
+      bad += got[0][i] != got[1][i];
+   HWT_CHECK(!bad, "W=%u, %s: %u outputs differ from the interpreter's (first: 0x%x, "
+             "interpreter 0x%x)", w, what, bad, got[0][0], got[1][0]);
+}
+
 /*
  * LDS of registers a loop block never writes (sgemm's tile row and
  * column): the block finds at its entry whether each chunk of 8 lanes
@@ -1014,46 +1042,62 @@ static void test_loop_indices(void)
  */
 static void test_tile_loads(void)
 {
-   enum { SIZE = 256, CTAS = 2, COUNT = SIZE * CTAS, TRIPS = 4 };
    for (int wi = 0; wi < 4; wi++) {
       uint32_t w = eut_widths[wi];
-      uint32_t got[2][COUNT];
-      for (int g = 0; g < 2; g++) {
-         struct eut gpus[2];
-         init_pair(&gpus[0], &gpus[1]);
-         struct eut *t = &gpus[g];
-         uint64_t out = eut_alloc(t, 4 * COUNT, 64);
-         uint64_t root[1] = {out};
-         uint64_t prog = eut_programf(t, ".warp %u\n"
-                                         "ldr.b64 u0 +0\n" GLOBAL_INDEX
-                                         "and v2, v0, #15\nshr_u v5, v0, #4\n"
-                                         "shl v3, v2, #2\nshl v4, v5, #6\n"
-                                         "and v7, v0, #5\nshl v7, v7, #2\nmov v8, v3\n"
-                                         "iadd v6, v1, #100\nshl v9, v0, #2\n"
-                                         "sts.b32 _, v9, v6\nbar\n"
-                                         "mov v9, #0\nmov u2, #0\n"
-                                         "h: lds.b32 v10, v4\nlds.b32 v11, v3 +4\n"
-                                         "   lds.b32 v12, v7\nlds.b32 v13, v8\n"
-                                         "   lds.b32 v14, v4 +8\n"
-                                         "   iadd v9, v9, v10\nimad v9, v9, #3, v11\n"
-                                         "   imad v9, v9, #5, v12\nimad v9, v9, #7, v13\n"
-                                         "   iadd v9, v9, v14\niadd v8, v8, #4\n"
-                                         "   iadd u2, u2, #1\nicmp.lt_u u3, u2, #%u\n"
-                                         "   bra_u _, u3 @h\n"
-                                         "shl v6, v1, #2\nzext64 v12, v6\niadd64 v12, v12, u0\n"
-                                         "stg.b32 _, v12, v9\nexit\n", w, TRIPS);
-         eut_run(t, &(struct eut_launch){.program = prog, .grid = {CTAS}, .size = {SIZE},
-                                         .shared_bytes = 4 * SIZE, .root = eut_root(t, root, 1)},
-                 "tile loads");
-         memcpy(got[g], eut_ptr(t, out), sizeof(got[g]));
-         eut_fini(&gpus[0]);
-         eut_fini(&gpus[1]);
-      }
-      uint32_t bad = 0;
-      for (uint32_t i = 0; i < COUNT; i++)
-         bad += got[0][i] != got[1][i];
-      HWT_CHECK(!bad, "W=%u: %u sums differ from the interpreter's (first: 0x%x, interpreter "
-                "0x%x)", w, bad, got[0][0], got[1][0]);
+      char text[4096];
+      snprintf(text, sizeof(text), ".warp %u\n"
+                                   "ldr.b64 u0 +0\n" GLOBAL_INDEX
+                                   "and v2, v0, #15\nshr_u v5, v0, #4\n"
+                                   "shl v3, v2, #2\nshl v4, v5, #6\n"
+                                   "and v7, v0, #5\nshl v7, v7, #2\nmov v8, v3\n"
+                                   "iadd v6, v1, #100\nshl v9, v0, #2\n"
+                                   "sts.b32 _, v9, v6\nbar\n"
+                                   "mov v9, #0\nmov u2, #0\n"
+                                   "h: lds.b32 v10, v4\nlds.b32 v11, v3 +4\n"
+                                   "   lds.b32 v12, v7\nlds.b32 v13, v8\n"
+                                   "   lds.b32 v14, v4 +8\n"
+                                   "   iadd v9, v9, v10\nimad v9, v9, #3, v11\n"
+                                   "   imad v9, v9, #5, v12\nimad v9, v9, #7, v13\n"
+                                   "   iadd v9, v9, v14\niadd v8, v8, #4\n"
+                                   "   iadd u2, u2, #1\nicmp.lt_u u3, u2, #%u\n"
+                                   "   bra_u _, u3 @h\n"
+                                   "shl v6, v1, #2\nzext64 v12, v6\niadd64 v12, v12, u0\n"
+                                   "stg.b32 _, v12, v9\nexit\n",
+               w, 4);
+      same_output_as_interpreted("tile loads", w, text);
+   }
+}
+
+/*
+ * Tile registers in a block that ends at a BAR, where the CTA's warps run
+ * the block in turn in one call: each warp's tile kinds are its own (odd
+ * warps' row register holds no tile), found again at every warp switch.
+ */
+static void test_tile_kinds_per_warp(void)
+{
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      char text[4096];
+      snprintf(text, sizeof(text), ".warp %u\n"
+                                   "ldr.b64 u0 +0\n" GLOBAL_INDEX
+                                   "s2r.warp_id u4\nand u5, u4, #1\n"
+                                   "and v2, v0, #15\nshr_u v5, v0, #4\n"
+                                   "shl v3, v2, #2\nshl v4, v5, #6\n"
+                                   "and v7, v0, #5\nshl v7, v7, #2\nsel v4, u5, v7, v4\n"
+                                   "iadd v6, v1, #100\nshl v8, v0, #2\n"
+                                   "sts.b32 _, v8, v6\nbar\n"
+                                   "mov v9, #0\nmov u3, #0\n"
+                                   "head: icmp.ge_u u6, u3, #4\n"
+                                   "   bra_u _, u6 @done\n"
+                                   "   lds.b32 v10, v4\nlds.b32 v11, v3 +4\n"
+                                   "   imad v9, v9, #3, v10\niadd v9, v9, v11\n"
+                                   "   bar\n"
+                                   "   iadd u3, u3, #1\n"
+                                   "   jmp @head\n"
+                                   "done: shl v6, v1, #2\nzext64 v12, v6\n"
+                                   "iadd64 v12, v12, u0\nstg.b32 _, v12, v9\nexit\n",
+               w);
+      same_output_as_interpreted("tile kinds per warp", w, text);
    }
 }
 
@@ -1512,6 +1556,7 @@ int main(void)
    HWT_RUN(test_lane_strides);
    HWT_RUN(test_loop_indices);
    HWT_RUN(test_tile_loads);
+   HWT_RUN(test_tile_kinds_per_warp);
    HWT_RUN(test_selections_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
