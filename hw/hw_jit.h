@@ -28,7 +28,10 @@
  * whole when every lane's condition is set or none is; a block may end
  * at a BAR or an EXIT, where the CTA's next warp goes on (see fn below).
  * What a block knows of its registers' lanes (lane strides, high halves
- * all one: hw_jit.c plan_strides) spares lane-by-lane checks, and an
+ * all one: hw_jit.c plan_strides) spares lane-by-lane checks, also
+ * through a loop whose indices its entry finds of stride 1, and lets it
+ * gather or scatter strided (vec4) accesses; LDSs of registers it never
+ * writes take the shape its entry finds for them (tile loads); and an
  * access to an earlier one's address reuses its host address.
  * With SOFTGPU_PERF_MAP, blocks are named for perf (hw_jit_compile).
  *
