@@ -2407,31 +2407,33 @@ static void inst_lanes(const struct isa_inst *in, struct lanes *l, uint32_t w)
       l->hi[dst + 1] = HI_ENDS;
 }
 
-/* A register every write of which in the block adds a uniform or
- * immediate operand to it (a loop's index: i += grid size), written at
- * least once: its lane stride stays what it was at the block's top. */
-static bool loop_index(const struct emit *e, const struct hw_dinst *code, const struct plan *p,
-                       uint32_t r)
+/* *indices = the registers every write of which in the block adds a
+ * uniform or immediate operand to them (a loop's index: i += grid size),
+ * written at least once: their lane stride stays what it was at the
+ * block's top. One pass over the block. */
+static void loop_indices(const struct emit *e, const struct hw_dinst *code, const struct plan *p,
+                         uint64_t *indices)
 {
-   bool written = false;
+   uint64_t other[VWORDS] = {0};   /* written some other way */
+   memset(indices, 0, VWORDS * sizeof(uint64_t));
    for (uint32_t k = 0; k < p->count; k++) {
       for (uint32_t pc = p->seg[k].pc; pc < p->seg[k].pc + p->seg[k].len; pc++) {
          const struct isa_inst *in = &code[pc].in;
          uint64_t w[VWORDS] = {0};
          if (isa_writes_dst(in))
             operand_vregs(in, 0, w);
-         if (!hw_bit_test(w, r))
-            continue;
-         bool self_a = isa_opnd_kind(in->a) == ISA_OPND_VREG && isa_opnd_index(in->a) == r;
-         bool uniform_b = isa_opnd_kind(in->b) == ISA_OPND_UREG ||
-                          isa_opnd_kind(in->b) == ISA_OPND_IMM;
-         if ((in->op != ISA_OP_IADD && in->op != ISA_OP_ISUB) || !self_a || !uniform_b ||
-             in_body(p, k, e->sel_if, e->sel_endif))
-            return false;
-         written = true;
+         bool step = (in->op == ISA_OP_IADD || in->op == ISA_OP_ISUB) && in->a == in->dst &&
+                     (isa_opnd_kind(in->b) == ISA_OPND_UREG ||
+                      isa_opnd_kind(in->b) == ISA_OPND_IMM) &&
+                     !in_body(p, k, e->sel_if, e->sel_endif);
+         for (uint32_t i = 0; i < VWORDS; i++) {
+            indices[i] |= step ? w[i] : 0;
+            other[i] |= step ? 0 : w[i];
+         }
       }
    }
-   return written;
+   for (uint32_t i = 0; i < VWORDS; i++)
+      indices[i] &= ~other[i];
 }
 
 /* One pass of the lane analysis over the block from `top` (what is known
@@ -2473,7 +2475,7 @@ static void strides_pass(const struct emit *e, const struct hw_dinst *code, cons
 
 /* e->consecutive, e->stride and e->hi_known for the block's accesses
  * (see struct lanes), knowing nothing at its top (each trip, each warp
- * starts there); and for a loop, the same where its indices (loop_index)
+ * starts there); and for a loop, the same where its indices (loop_indices)
  * have lane stride 1 at its top (a grid-stride loop's i = global index +
  * trips * grid size: then every trip's address of x[i] is known), which
  * emit_indexed checks at the block's entry, once per warp: e->index. */
@@ -2485,8 +2487,11 @@ static void plan_strides(struct emit *e, const struct hw_dinst *code, const stru
       top.stride[r] = NO_STRIDE, top.hi[r] = HI_LANES;
    strides_pass(e, code, p, w, &top, e->consecutive, e->hi_known, e->stride);
    e->indices = 0;
-   for (uint32_t r = 0; e->looping && r < ISA_MAX_VREGS && e->indices < MAX_INDICES; r++) {
-      if (loop_index(e, code, p, r))
+   uint64_t indices[VWORDS] = {0};
+   if (e->looping)
+      loop_indices(e, code, p, indices);
+   for (uint32_t r = 0; r < ISA_MAX_VREGS && e->indices < MAX_INDICES; r++) {
+      if (hw_bit_test(indices, r))
          e->index[e->indices++] = (uint16_t)r, top.stride[r] = 1;
    }
    bool better = false;
@@ -2647,7 +2652,7 @@ static void emit_tile_kinds(struct emit *e, uint32_t w)
 
 /* cta->indexed = whether the loop's indices (e->index) have lane stride
  * 1 (lane 0's + lane number in each lane), the warp's as it enters the
- * block: each trip keeps it (loop_index). */
+ * block: each trip keeps it (loop_indices). */
 static void emit_indexed(struct emit *e, uint32_t w)
 {
    v3(e, VPCMPEQD, 2, 2, R(2));

@@ -869,6 +869,23 @@ static void same_memory_as_interpreted(const char *what, uint32_t w, const char 
    eut_fini(&gpus[1]);
 }
 
+/* Each case (name, text, a second text or NULL) at every warp width: fmt,
+ * a format taking the width and the two texts, compared by same() with
+ * the interpreter's run. */
+typedef void same_fn(const char *what, uint32_t w, const char *text);
+static void cases_as_interpreted(same_fn *same, const char *fmt, const char *const (*cases)[3],
+                                 uint32_t n)
+{
+   for (int wi = 0; wi < 4; wi++) {
+      for (uint32_t c = 0; c < n; c++) {
+         char text[4096];
+         snprintf(text, sizeof(text), fmt, eut_widths[wi], cases[c][1],
+                  cases[c][2] ? cases[c][2] : "");
+         same(cases[c][0], eut_widths[wi], text);
+      }
+   }
+}
+
 /*
  * A block's global access to the address of an earlier one reuses its
  * host address, but not where the address register was written between
@@ -878,7 +895,7 @@ static void same_memory_as_interpreted(const char *what, uint32_t w, const char 
  */
 static void test_reused_addresses(void)
 {
-   static const char *const cases[][2] = {
+   static const char *const cases[][3] = {
       {"x[i] += 1, z[i] = y[i] through one register",
        "iadd64 v6, v4, u0\nldg.b32 v10, v6\niadd v10, v10, #1\nstg.b32 _, v6, v10\n"
        "iadd64 v8, v4, u2\nldg.b32 v11, v8\niadd64 v8, v4, u4\nstg.b32 _, v8, v11\n"},
@@ -904,19 +921,10 @@ static void test_reused_addresses(void)
        "zext64 v26, v25\niadd64 v26, v26, u6\n"
        "ldg.b32 v28, v26\niadd v28, v28, #3\nstg.b32 _, v26, v28\n"},
    };
-   for (int wi = 0; wi < 4; wi++) {
-      uint32_t w = eut_widths[wi];
-      for (uint32_t c = 0; c < EDGES(cases); c++) {
-         char text[2048];
-         snprintf(text, sizeof(text), ".warp %u\n"
-                                      "ldr.b64 u0 +0\nldr.b64 u2 +8\nldr.b64 u4 +16\n"
-                                      "ldr.b64 u6 +24\n"
-                                      GLOBAL_INDEX
-                                      "shl v2, v1, #2\nzext64 v4, v2\n%sexit\n",
-                  w, cases[c][1]);
-         same_memory_as_interpreted(cases[c][0], w, text);
-      }
-   }
+   cases_as_interpreted(same_memory_as_interpreted,
+                        ".warp %u\nldr.b64 u0 +0\nldr.b64 u2 +8\nldr.b64 u4 +16\n"
+                        "ldr.b64 u6 +24\n" GLOBAL_INDEX "shl v2, v1, #2\nzext64 v4, v2\n%s%sexit\n",
+                        cases, EDGES(cases));
 }
 
 /*
@@ -930,7 +938,7 @@ static void test_reused_addresses(void)
  */
 static void test_lane_strides(void)
 {
-   static const char *const cases[][2] = {
+   static const char *const cases[][3] = {
       {"local index * 4", "shl v20, v1, #2\n"},
       {"local index * 4 as a product", "imul v20, v1, #4\n"},
       {"8 * lane - 4 * lane", "shl v20, v0, #3\nisub v20, v20, v0\nisub v20, v20, v0\n"
@@ -948,22 +956,12 @@ static void test_lane_strides(void)
        "mov v20, #0\ns2r.warp_id u10\nand u11, u10, #1\nmov v13, u11\n"
        "icmp.eq v12, v13, #0\nif _, v12 @e\n   shl v20, v1, #2\ne: endif\n"},
    };
-   for (int wi = 0; wi < 4; wi++) {
-      uint32_t w = eut_widths[wi];
-      for (uint32_t c = 0; c < EDGES(cases); c++) {
-         char text[2048];
-         snprintf(text, sizeof(text), ".warp %u\n"
-                                      "ldr.b64 u0 +0\nldr.b64 u2 +8\n"
-                                      GLOBAL_INDEX
-                                      "%s"
-                                      "zext64 v22, v20\niadd64 v22, v22, u0\n"
-                                      "ldg.b32 v24, v22\n"
-                                      "shl v26, v1, #2\nzext64 v28, v26\niadd64 v28, v28, u2\n"
-                                      "stg.b32 _, v28, v24\nexit\n",
-                  w, cases[c][1]);
-         same_memory_as_interpreted(cases[c][0], w, text);
-      }
-   }
+   cases_as_interpreted(same_memory_as_interpreted,
+                        ".warp %u\nldr.b64 u0 +0\nldr.b64 u2 +8\n" GLOBAL_INDEX "%s%s"
+                        "zext64 v22, v20\niadd64 v22, v22, u0\nldg.b32 v24, v22\n"
+                        "shl v26, v1, #2\nzext64 v28, v26\niadd64 v28, v28, u2\n"
+                        "stg.b32 _, v28, v24\nexit\n",
+                        cases, EDGES(cases));
 }
 
 /*
@@ -983,25 +981,17 @@ static void test_loop_indices(void)
       /* Not an index: its stride grows by 1 a trip. */
       {"index plus the local index a trip", "", "iadd v1, v1, v0\n"},
    };
-   for (int wi = 0; wi < 4; wi++) {
-      uint32_t w = eut_widths[wi];
-      for (uint32_t c = 0; c < EDGES(cases); c++) {
-         char text[2048];
-         snprintf(text, sizeof(text), ".warp %u\n"
-                                      "ldr.b64 u0 +0\nldr.b64 u2 +8\n"
-                                      GLOBAL_INDEX "%s"
-                                      "loop\n"
-                                      "h: icmp.ge_u v5, v1, #2048\n"
-                                      "   brk _, v5 @e\n"
-                                      "   shl v2, v1, #2\nzext64 v4, v2\niadd64 v6, v4, u0\n"
-                                      "   ldg.b32 v8, v6\niadd v8, v8, #1000\n"
-                                      "   iadd64 v10, v4, u2\nstg.b32 _, v10, v8\n"
-                                      "   %siadd v1, v1, #384\n"
-                                      "e: endloop @h\nexit\n",
-                  w, cases[c][1], cases[c][2]);
-         same_memory_as_interpreted(cases[c][0], w, text);
-      }
-   }
+   cases_as_interpreted(same_memory_as_interpreted,
+                        ".warp %u\nldr.b64 u0 +0\nldr.b64 u2 +8\n" GLOBAL_INDEX "%s"
+                        "loop\n"
+                        "h: icmp.ge_u v5, v1, #2048\n"
+                        "   brk _, v5 @e\n"
+                        "   shl v2, v1, #2\nzext64 v4, v2\niadd64 v6, v4, u0\n"
+                        "   ldg.b32 v8, v6\niadd v9, v8, #1000\n"
+                        "   iadd64 v10, v4, u2\nstg.b32 _, v10, v9\n"
+                        "   %siadd v1, v1, #384\n"
+                        "e: endloop @h\nexit\n",
+                        cases, EDGES(cases));
 }
 
 /* Runs text (W=w, 2 CTAs of 256, 1 KiB of shared memory, root table: the
@@ -1042,30 +1032,26 @@ static void same_output_as_interpreted(const char *what, uint32_t w, const char 
  */
 static void test_tile_loads(void)
 {
-   for (int wi = 0; wi < 4; wi++) {
-      uint32_t w = eut_widths[wi];
-      char text[4096];
-      snprintf(text, sizeof(text), ".warp %u\n"
-                                   "ldr.b64 u0 +0\n" GLOBAL_INDEX
-                                   "and v2, v0, #15\nshr_u v5, v0, #4\n"
-                                   "shl v3, v2, #2\nshl v4, v5, #6\n"
-                                   "and v7, v0, #5\nshl v7, v7, #2\nmov v8, v3\n"
-                                   "iadd v6, v1, #100\nshl v9, v0, #2\n"
-                                   "sts.b32 _, v9, v6\nbar\n"
-                                   "mov v9, #0\nmov u2, #0\n"
-                                   "h: lds.b32 v10, v4\nlds.b32 v11, v3 +4\n"
-                                   "   lds.b32 v12, v7\nlds.b32 v13, v8\n"
-                                   "   lds.b32 v14, v4 +8\n"
-                                   "   iadd v9, v9, v10\nimad v9, v9, #3, v11\n"
-                                   "   imad v9, v9, #5, v12\nimad v9, v9, #7, v13\n"
-                                   "   iadd v9, v9, v14\niadd v8, v8, #4\n"
-                                   "   iadd u2, u2, #1\nicmp.lt_u u3, u2, #%u\n"
-                                   "   bra_u _, u3 @h\n"
-                                   "shl v6, v1, #2\nzext64 v12, v6\niadd64 v12, v12, u0\n"
-                                   "stg.b32 _, v12, v9\nexit\n",
-               w, 4);
-      same_output_as_interpreted("tile loads", w, text);
-   }
+   static const char *const cases[][3] = {{"tile loads",
+         "ldr.b64 u0 +0\n" GLOBAL_INDEX
+         "and v2, v0, #15\nshr_u v5, v0, #4\n"
+         "shl v3, v2, #2\nshl v4, v5, #6\n"
+         "and v7, v0, #5\nshl v7, v7, #2\nmov v8, v3\n"
+         "iadd v6, v1, #100\nshl v9, v0, #2\n"
+         "sts.b32 _, v9, v6\nbar\n"
+         "mov v9, #0\nmov u2, #0\n"
+         "h: lds.b32 v10, v4\nlds.b32 v11, v3 +4\n"
+         "   lds.b32 v12, v7\nlds.b32 v13, v8\n"
+         "   lds.b32 v14, v4 +8\n"
+         "   iadd v9, v9, v10\nimad v9, v9, #3, v11\n"
+         "   imad v9, v9, #5, v12\nimad v9, v9, #7, v13\n"
+         "   iadd v9, v9, v14\niadd v8, v8, #4\n"
+         "   iadd u2, u2, #1\nicmp.lt_u u3, u2, #4\n"
+         "   bra_u _, u3 @h\n"
+         "shl v6, v1, #2\nzext64 v12, v6\niadd64 v12, v12, u0\n"
+         "stg.b32 _, v12, v9\nexit\n",
+         NULL}};
+   cases_as_interpreted(same_output_as_interpreted, ".warp %u\n%s%s", cases, EDGES(cases));
 }
 
 /*
@@ -1075,30 +1061,26 @@ static void test_tile_loads(void)
  */
 static void test_tile_kinds_per_warp(void)
 {
-   for (int wi = 0; wi < 4; wi++) {
-      uint32_t w = eut_widths[wi];
-      char text[4096];
-      snprintf(text, sizeof(text), ".warp %u\n"
-                                   "ldr.b64 u0 +0\n" GLOBAL_INDEX
-                                   "s2r.warp_id u4\nand u5, u4, #1\n"
-                                   "and v2, v0, #15\nshr_u v5, v0, #4\n"
-                                   "shl v3, v2, #2\nshl v4, v5, #6\n"
-                                   "and v7, v0, #5\nshl v7, v7, #2\nsel v4, u5, v7, v4\n"
-                                   "iadd v6, v1, #100\nshl v8, v0, #2\n"
-                                   "sts.b32 _, v8, v6\nbar\n"
-                                   "mov v9, #0\nmov u3, #0\n"
-                                   "head: icmp.ge_u u6, u3, #4\n"
-                                   "   bra_u _, u6 @done\n"
-                                   "   lds.b32 v10, v4\nlds.b32 v11, v3 +4\n"
-                                   "   imad v9, v9, #3, v10\niadd v9, v9, v11\n"
-                                   "   bar\n"
-                                   "   iadd u3, u3, #1\n"
-                                   "   jmp @head\n"
-                                   "done: shl v6, v1, #2\nzext64 v12, v6\n"
-                                   "iadd64 v12, v12, u0\nstg.b32 _, v12, v9\nexit\n",
-               w);
-      same_output_as_interpreted("tile kinds per warp", w, text);
-   }
+   static const char *const cases[][3] = {{"tile kinds per warp",
+         "ldr.b64 u0 +0\n" GLOBAL_INDEX
+         "s2r.warp_id u4\nand u5, u4, #1\n"
+         "and v2, v0, #15\nshr_u v5, v0, #4\n"
+         "shl v3, v2, #2\nshl v4, v5, #6\n"
+         "and v7, v0, #5\nshl v7, v7, #2\nsel v4, u5, v7, v4\n"
+         "iadd v6, v1, #100\nshl v8, v0, #2\n"
+         "sts.b32 _, v8, v6\nbar\n"
+         "mov v9, #0\nmov u3, #0\n"
+         "head: icmp.ge_u u6, u3, #4\n"
+         "   bra_u _, u6 @done\n"
+         "   lds.b32 v10, v4\nlds.b32 v11, v3 +4\n"
+         "   imad v9, v9, #3, v10\niadd v9, v9, v11\n"
+         "   bar\n"
+         "   iadd u3, u3, #1\n"
+         "   jmp @head\n"
+         "done: shl v6, v1, #2\nzext64 v12, v6\n"
+         "iadd64 v12, v12, u0\nstg.b32 _, v12, v9\nexit\n",
+         NULL}};
+   cases_as_interpreted(same_output_as_interpreted, ".warp %u\n%s%s", cases, EDGES(cases));
 }
 
 /*
