@@ -1727,6 +1727,28 @@ static struct rm host_slot(uint32_t s)
    return M(RDX, (int32_t)(offsetof(struct hw_cta, hosts) + 8 * (s - 1)));
 }
 
+/* A global access of known stride 8 to 64 with known high halves goes
+ * strided first (emit_strided; its host slot, if it saves one, gets 0:
+ * no one consecutive range): a jump to patch past the general path, or
+ * NONE_FAIL when it does not apply; the general path follows its fails. */
+static size_t emit_strided_first(struct emit *e, const struct isa_inst *in, uint32_t w,
+                                 uint32_t save)
+{
+   int64_t s = e->stride[e->seg];
+   if (s < 8 || s > 64 || s % 4 || e->hi_known[e->seg] == HI_LANES)
+      return NONE_FAIL;
+   size_t fail[NFAIL];
+   emit_strided(e, in, w, fail);
+   if (save)   /* mov qword [slot], 0 */
+      byte(e, 0x48), byte(e, 0xc7), modrm(e, 0, host_slot(save)), dword(e, 0);
+   size_t done = jump_fwd(e, 0);
+   for (int k = 0; k < NFAIL; k++) {
+      if (fail[k] != NONE_FAIL)
+         patch(e, fail[k]);
+   }
+   return done;
+}
+
 /* A full warp's LDG, STG, LDS or STS, block instruction index i:
  * consecutive (one check, one copy), consecutive or one address in each
  * chunk (emit_chunked), or gathered (LDS); on any other access the block
@@ -1734,33 +1756,23 @@ static struct rm host_slot(uint32_t s)
 static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, uint32_t i,
                         uint32_t w)
 {
+   size_t tiled[2] = {NONE_FAIL, NONE_FAIL};
+   if (e->tile_of[e->seg])
+      emit_tile_load(e, in, w, tiled);
    /* An LDS whose warp was once not consecutive there (a tile's
     * column, a neighbour's word across the warp's end: the same every
     * time after) gathers straight away; its failing check cost about as
     * much as the gather (sgemm). */
-   size_t tiled[2] = {NONE_FAIL, NONE_FAIL};
-   if (e->tile_of[e->seg])
-      emit_tile_load(e, in, w, tiled);
    size_t hinted = NONE_FAIL;
    if (in->op == ISA_OP_LDS) {
       gather_hint(e, pc);
       put(e, (const uint8_t[]){0x41, 0x80, 0x3c, 0x01, 0}, 5);   /* cmp byte [r9 + rax], 0 */
       hinted = jump_fwd(e, 0x85);                        /* jne: gather */
    }
-   size_t fail[NFAIL], checked = NONE_FAIL, gathered = NONE_FAIL;
-   int64_t s = e->stride[e->seg];
+   size_t fail[NFAIL], checked = NONE_FAIL;
    bool global = in->op == ISA_OP_LDG || in->op == ISA_OP_STG;
    uint32_t save = e->save[e->seg], reuse = e->reuse[e->seg];
-   if (global && s >= 8 && s <= 64 && s % 4 == 0 && e->hi_known[e->seg] != HI_LANES) {
-      emit_strided(e, in, w, fail);
-      if (save)   /* mov qword [slot], 0: no one consecutive host range */
-         byte(e, 0x48), byte(e, 0xc7), modrm(e, 0, host_slot(save)), dword(e, 0);
-      gathered = jump_fwd(e, 0);
-      for (int k = 0; k < NFAIL; k++) {
-         if (fail[k] != NONE_FAIL)
-            patch(e, fail[k]);
-      }
-   }
+   size_t gathered = global ? emit_strided_first(e, in, w, save) : NONE_FAIL;
    if (reuse) {   /* the host address an earlier access found (plan_reuse) */
       byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, host_slot(reuse));   /* mov rax, [slot] */
       byte(e, 0x48), byte(e, 0x85), byte(e, 0xc0);      /* test rax, rax */
