@@ -48,7 +48,10 @@ bool hw_jit_supported(void)
 
 /* ---- encoder ------------------------------------------------------------------ */
 
-#define MAX_SEGS 16u   /* a block's segments, at most (struct plan) */
+#define MAX_SEGS 64u   /* a block's segments, at most (struct plan) */
+/* ... and of a block starting inside the previous one (compile_runs):
+ * blocks overlap, so a long one's successors stay short. */
+#define OVERLAP_SEGS 16u
 #define MAX_INDICES 4u /* a loop's indices whose stride a block checks at its entry */
 #define MAX_TILES 4u   /* invariant LDS address registers a block checks at its entry */
 /* What is known of a pair's high halves (struct lanes hi, struct emit hi_known). */
@@ -114,7 +117,13 @@ static void put(struct emit *e, const void *p, size_t n)
    e->len += n;
 }
 
-static void byte(struct emit *e, uint8_t x) { put(e, &x, 1); }
+static void byte(struct emit *e, uint8_t x)
+{
+   if (e->len < e->cap)   /* most bytes: no call (compile time) */
+      e->b[e->len++] = x;
+   else
+      put(e, &x, 1);
+}
 static void dword(struct emit *e, uint32_t x) { put(e, &x, 4); }   /* x86 is little endian */
 
 enum { RAX = 0, RCX = 1, RDX = 2, RSP = 4, RSI = 6, RDI = 7, R8 = 8, R10 = 10, R11 = 11 };
@@ -697,6 +706,7 @@ struct seg {
 
 struct plan {
    uint32_t len, count;
+   uint32_t max;          /* segments it may take: MAX_SEGS or OVERLAP_SEGS (set by the caller) */
    uint32_t jmp;          /* the followed JMP's index (UINT32_MAX: none) */
    uint32_t end;          /* the pc after the block's last instruction */
    bool worth;            /* a vector instruction or an access: the call pays */
@@ -839,7 +849,7 @@ static bool worth(const struct plan *p)
 static bool close_with(struct plan *p, struct seg *g, enum seg_kind kind, uint32_t pc)
 {
    uint32_t used = p->count - (g->len == 0);   /* no ALU instruction since the last */
-   if (used + 1 > MAX_SEGS)
+   if (used + 1 > p->max)
       return false;
    p->count = used;
    open_seg(p, kind, pc)->len = 1;
@@ -861,7 +871,7 @@ static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uin
    struct seg *g = open_seg(p, SEG_ALU, at);
    while (at < n) {
       const struct isa_inst *in = &code[at].in;
-      if (sel != UINT32_MAX && at == endif && p->count + 2 <= MAX_SEGS) {
+      if (sel != UINT32_MAX && at == endif && p->count + 2 <= p->max) {
          g = own_then(p, g, SEG_ENDIF, at, at + 1);
          at++, sel = UINT32_MAX;
          continue;
@@ -881,7 +891,7 @@ static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uin
       bool jump = p->jmp == UINT32_MAX && follows(in, n);
       bool take = !took && selection(code, in, at, n);
       if (own_seg(in) || jump || take) {
-         if (p->count + 2 > MAX_SEGS)
+         if (p->count + 2 > p->max)
             break;
          if (take)
             sel = p->count - (g->len == 0), endif = in->imm, took = true;
@@ -1088,10 +1098,12 @@ static void emit_prologue(struct emit *e, const struct hw_dinst *code, uint32_t 
 static void move_vregs(struct emit *e, const struct alloc *a, const uint64_t *which, uint32_t w,
                        uint32_t c, bool store)
 {
-   for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
-      if (hw_bit_test(which, r))
+   for (uint32_t i = 0; i < VWORDS; i++) {
+      for (uint64_t m = which[i]; m; m &= m - 1) {   /* set bits only (compile time) */
+         uint32_t r = 64 * i + (uint32_t)__builtin_ctzll(m);
          v2(e, store ? VMOVDQU_STORE : VMOVDQU_LOAD, a->vreg[r],
             M(RDI, (int32_t)(r * w * 4 + c * 32)));
+      }
    }
 }
 
@@ -1719,6 +1731,171 @@ static void emit_tile_load(struct emit *e, const struct isa_inst *in, uint32_t w
       done[k] = jump_fwd(e, 0);
    }
    patch(e, general);
+}
+
+/* Patches the first *n of jumps at[] to here; *n = 0. */
+static void patch_all(struct emit *e, const size_t *at, uint32_t *n)
+{
+   for (uint32_t i = 0; i < *n; i++)
+      patch(e, at[i]);
+   *n = 0;
+}
+
+/* ---- fused runs ------------------------------------------------------------------ */
+
+/*
+ * A fused run: a block's consecutive ALU segments and tile LDSs
+ * (plan_tiles), compiled as one ALU segment whose LDSs load each chunk
+ * from shared memory straight into a ymm register, in one variant per
+ * combination of its tiles' kinds 1 and 2 (emit_tile_kinds). sgemm's
+ * k-loop so keeps its sum and its products in ymm registers across its
+ * steps, where unfused every LDS and every ALU segment passes its values
+ * through the register file. Where a tile's kind is 0 for the warp, the
+ * run's segments run unfused (emitted after the variants).
+ */
+#define FUSED_TILES 2u   /* tiles a fused run reads: 2^FUSED_TILES variants */
+
+struct fused {
+   uint32_t end;                  /* the segment after the run */
+   uint32_t tiles;                /* tile[s] (an e->tile index) is addressed by r10 + s */
+   uint8_t tile[FUSED_TILES];
+   struct alloc a;                /* the run's registers, as emit_alu's */
+};
+
+static bool fusable(const struct emit *e, const struct plan *p, uint32_t k)
+{
+   return p->seg[k].kind == SEG_ALU || (p->seg[k].kind == SEG_BLOCK && e->tile_of[k]);
+}
+
+/* The slot of tile t in f (added if new), or -1: f has FUSED_TILES others. */
+static int fused_slot(struct fused *f, uint32_t t)
+{
+   for (uint32_t s = 0; s < f->tiles; s++) {
+      if (f->tile[s] == t)
+         return (int)s;
+   }
+   if (f->tiles == FUSED_TILES)
+      return -1;
+   f->tile[f->tiles] = (uint8_t)t;
+   return (int)f->tiles++;
+}
+
+/* A tile LDS's registers: its destination only (its address register,
+ * which nothing in the block writes, is read per chunk from the register
+ * file: fused_addresses). */
+static int assign_tile(struct alloc *a, const struct isa_inst *in)
+{
+   a->vector = true;
+   return vreg(a, isa_opnd_index(in->dst), true);
+}
+
+static bool assign_seg(struct alloc *a, const struct hw_dinst *code, const struct seg *g,
+                       bool tile)
+{
+   if (tile)
+      return assign_tile(a, &code[g->pc].in) >= 0;
+   struct ops o;
+   for (uint32_t pc = g->pc; pc < g->pc + g->len; pc++) {
+      if (!assign(a, &code[pc].in, &o))
+         return false;
+   }
+   return true;
+}
+
+/* The longest fused run from segment k whose registers fit, on code
+ * without a gap (emit_prologue runs its uniform instructions in order);
+ * false unless it takes a tile LDS and a vector ALU instruction. */
+static bool plan_fused(const struct emit *e, const struct hw_dinst *code, const struct plan *p,
+                       uint32_t k, struct fused *f)
+{
+   memset(f, 0, sizeof(*f));
+   memset(f->a.vreg, -1, sizeof(f->a.vreg));
+   bool loads = false, alu = false;
+   for (f->end = k; f->end < p->count && fusable(e, p, f->end); f->end++) {
+      const struct seg *g = &p->seg[f->end];
+      if (f->end > k && g->pc != g[-1].pc + g[-1].len)
+         break;
+      struct fused before = *f;
+      bool tile = g->kind == SEG_BLOCK;
+      if ((tile && fused_slot(f, e->tile_of[f->end] - 1u) < 0) || !assign_seg(&f->a, code, g, tile)) {
+         *f = before;
+         break;
+      }
+      loads |= tile;
+      alu |= !tile && g->a.vector;
+   }
+   return loads && alu;
+}
+
+/* Chunk c: r10 + s = the host address of tile s's offset in the chunk's
+ * first lane (r9: shared memory's), checked with room at the entry. */
+static void fused_addresses(struct emit *e, const struct fused *f, uint32_t w, uint32_t c)
+{
+   for (uint32_t s = 0; s < f->tiles; s++) {
+      int r = R10 + (int)s;
+      int32_t at = (int32_t)(e->tile[f->tile[s]] * w * 4 + 32 * c);
+      byte(e, 0x44), byte(e, 0x8b), modrm(e, r, M(RDI, at));   /* mov r10d/r11d, [rdi + at] */
+      byte(e, 0x4d), byte(e, 0x01), modrm(e, 1, R(r));         /* add r10/r11, r9 */
+   }
+}
+
+/* Variant v of the fused run from segment k (bit s of v: tile s is of
+ * kind 2, consecutive; else 1, one word a chunk), as emit_alu. */
+static void emit_fused_variant(struct emit *e, const struct hw_dinst *code, const struct plan *p,
+                               uint32_t k, const struct fused *f, uint32_t v, uint32_t w)
+{
+   uint32_t pc = p->seg[k].pc, end = p->seg[f->end - 1].pc + p->seg[f->end - 1].len;
+   emit_prologue(e, code, pc, end - pc, &f->a, w);
+   uint64_t stored[VWORDS];
+   const uint64_t *after = e->live ? &e->live[end * VWORDS] : NULL;
+   for (uint32_t i = 0; i < VWORDS; i++)
+      stored[i] = f->a.written[i] & (after ? after[i] : UINT64_MAX);
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, 1, M(RDX, (int32_t)offsetof(struct hw_cta, shared)));
+   for (uint32_t c = 0; c < w / 8; c++) {
+      fused_addresses(e, f, w, c);
+      move_vregs(e, &f->a, f->a.live_in, w, c, false);
+      struct alloc a;   /* the same assignment again (see emit_alu) */
+      memset(&a, 0, sizeof(a));
+      memset(a.vreg, -1, sizeof(a.vreg));
+      for (uint32_t j = k; j < f->end; j++) {
+         const struct seg *g = &p->seg[j];
+         if (g->kind == SEG_BLOCK) {
+            const struct isa_inst *in = &code[g->pc].in;
+            uint32_t s = 0;
+            while (f->tile[s] != e->tile_of[j] - 1u)
+               s++;
+            v2(e, v >> s & 1 ? VMOVDQU_LOAD : VPBROADCASTD, assign_tile(&a, in),
+               M(R10 + (int)s, (int32_t)in->imm));
+            continue;
+         }
+         for (uint32_t i = g->pc; i < g->pc + g->len; i++) {
+            struct ops o;
+            if (assign(&a, &code[i].in, &o) && shape_of(&code[i].in) != SUNI)
+               emit_inst(e, &code[i].in, &o, c);
+         }
+      }
+      move_vregs(e, &f->a, stored, w, c, true);
+   }
+}
+
+/* The fused run from segment k: each variant where the warp's tiles are
+ * of its kinds, then a jump (done[v]) past the run's segments, which the
+ * block emits next, unfused, for the other kinds. */
+static void emit_fused(struct emit *e, const struct hw_dinst *code, const struct plan *p,
+                       uint32_t k, const struct fused *f, uint32_t w, size_t *done)
+{
+   for (uint32_t v = 0; v < 1u << f->tiles; v++) {
+      size_t other[FUSED_TILES];
+      for (uint32_t s = 0; s < f->tiles; s++) {
+         int32_t kind = (int32_t)(offsetof(struct hw_cta, tile_kind) + f->tile[s]);
+         byte(e, 0x80), modrm(e, 7, M(RDX, kind)), byte(e, (uint8_t)(1 + (v >> s & 1)));
+         other[s] = jump_fwd(e, 0x85);   /* cmp byte [kind], 1 or 2; jne */
+      }
+      emit_fused_variant(e, code, p, k, f, v, w);
+      done[v] = jump_fwd(e, 0);
+      for (uint32_t s = 0; s < f->tiles; s++)
+         patch(e, other[s]);
+   }
 }
 
 /* Host slot s - 1 of the CTA (plan_reuse). */
@@ -2703,13 +2880,21 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
       emit_tile_kinds(e, w);
    e->top = e->len;
    size_t group = NONE_FAIL;   /* emit_root_group's jump past its LDRs */
-   uint32_t group_end = 0;
+   uint32_t group_end = 0, fused_end = 0, variants = 0;
+   size_t fused[1u << FUSED_TILES];   /* emit_fused's jumps past its run's segments */
    for (uint32_t k = 0; k < p->count; k++) {
       const struct seg *g = &p->seg[k];
       const struct isa_inst *in = &code[g->pc].in;
       e->seg = (uint8_t)k;
       if (k == group_end && group != NONE_FAIL)
          patch(e, group), group = NONE_FAIL;
+      if (k == fused_end)
+         patch_all(e, fused, &variants);
+      static _Thread_local struct fused f;
+      if (k >= fused_end && e->tiles && plan_fused(e, code, p, k, &f)) {
+         emit_fused(e, code, p, k, &f, w, fused);
+         fused_end = f.end, variants = 1u << f.tiles;
+      }
       if (k >= group_end && g->kind == SEG_SCALAR && root_load(in))
          group = emit_root_group(e, code, p, k, &group_end);
       switch (g->kind) {
@@ -2727,6 +2912,7 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    }
    if (group != NONE_FAIL)   /* the block's last segments were LDRs */
       patch(e, group);
+   patch_all(e, fused, &variants);
    emit_stop(e, p->len);
 }
 
@@ -2769,12 +2955,14 @@ static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, st
       if (isa_op_info[code[pc].in.op].cls == ISA_CLASS_FLOW && code[pc].in.imm < n)
          hw_bit_set(starts, code[pc].in.imm);
    }
-   uint32_t cap = 0;
+   uint32_t cap = 0, covered = 0;   /* the pc after the blocks so far */
    bool ok = true;
    static _Thread_local struct plan scratch;   /* 6 KiB: not on the stack */
    for (uint32_t pc = 0; pc < n;) {
       struct plan *p = &scratch;
+      p->max = pc < covered ? OVERLAP_SEGS : MAX_SEGS;
       plan(code, pc, n, starts, p);
+      covered = p->end > covered ? p->end : covered;
       uint32_t len = p->len;
       if (!len || !p->worth) {   /* uniform instructions alone: the interpreter's are as cheap */
          pc++;

@@ -1084,6 +1084,41 @@ static void test_tile_kinds_per_warp(void)
 }
 
 /*
+ * sgemm's unrolled k-loop: LDSs of two tile registers, each step's
+ * product added into a sum, in one block after the BAR, which runs them
+ * as a fused run (hw_jit.c emit_fused) in the variant of the warp's tile
+ * kinds: warps 0, 1, 2, 3 (mod 4) find them (1, 2), (2, 1), (0, 2: the
+ * unfused segments) and (1, 1). A uniform register written inside the
+ * run is read after its write. Sums are the interpreter's, bit for bit.
+ */
+static void test_fused_runs(void)
+{
+   static const char *const cases[][3] = {{"fused runs",
+         "ldr.b64 u0 +0\n" GLOBAL_INDEX
+         "s2r.warp_id u4\nand u5, u4, #3\n"
+         "and v2, v0, #15\nshr_u v5, v0, #4\n"
+         "shl v3, v2, #2\nshl v4, v5, #6\n"
+         "and v9, v0, #5\nshl v9, v9, #2\n"
+         "mov v7, v4\nmov v8, v3\n"
+         "icmp.eq u6, u5, #1\nsel v7, u6, v3, v7\nsel v8, u6, v4, v8\n"
+         "icmp.eq u6, u5, #2\nsel v7, u6, v9, v7\n"
+         "icmp.eq u6, u5, #3\nsel v8, u6, v4, v8\n"
+         "iadd v6, v1, #3\ni2f_s v6, v6\nshl v10, v0, #2\n"
+         "sts.b32 _, v10, v6\nbar\n"
+         "mov v11, #0\n"
+         "lds.b32 v12, v7\nlds.b32 v13, v8\nfmul v14, v12, v13\nfadd v11, v11, v14\n"
+         "lds.b32 v12, v7 +4\nlds.b32 v13, v8 +16\nfmul v14, v12, v13\n"
+         "fadd v11, v11, v14\n"
+         "mov u8, #3\nimad v15, v2, u8, v5\ni2f_s v15, v15\nfadd v11, v11, v15\n"
+         "lds.b32 v12, v7 +8\nlds.b32 v13, v8 +32\nfmul v14, v12, v13\n"
+         "fadd v11, v11, v14\n"
+         "shl v6, v1, #2\nzext64 v12, v6\niadd64 v12, v12, u0\n"
+         "stg.b32 _, v12, v11\nexit\n",
+         NULL}};
+   cases_as_interpreted(same_output_as_interpreted, ".warp %u\n%s%s", cases, EDGES(cases));
+}
+
+/*
  * bench_compute's reduction's first loop: each invocation sums the words
  * a grid's stride apart, so each warp's load walks the buffer 128 bytes a
  * trip (W=32) across 40 pages, in a block that loops; the sums are right
@@ -1539,6 +1574,7 @@ int main(void)
    HWT_RUN(test_loop_indices);
    HWT_RUN(test_tile_loads);
    HWT_RUN(test_tile_kinds_per_warp);
+   HWT_RUN(test_fused_runs);
    HWT_RUN(test_selections_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
