@@ -1312,6 +1312,37 @@ static void emit_check(struct emit *e, uint32_t size, size_t fail[4], int slot)
 #define STRIDE_SLOTS 7u
 static struct rm stride_slot(uint32_t k) { return M(RSP, -72 - 8 * (int32_t)k); }
 
+/* 2^shift trips on: 4 in a loop; from warp to warp of a CTA (the block
+ * runs each in turn: a stream's warps are 4 * w bytes apart), 1 KiB on,
+ * at least 4 warps (bench_eu stream, 16M floats: W=8 +55%, W=32 +5%
+ * against 4 warps; 2 KiB measured worse at W=32 and W=64). */
+static uint8_t prefetch_shift(const struct emit *e, uint32_t w)
+{
+   uint8_t shift = 2;
+   while (!e->looping && (4u * w << shift) < 1024)
+      shift++;
+   return shift;
+}
+
+/* r11 = how far the access at rax moves in 2^prefetch_shift trips, as it
+ * moved since the last (0 on a first trip: slot k holds 0); slot k = rax. */
+static void prefetch_delta(struct emit *e, uint32_t k, uint32_t w)
+{
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, stride_slot(k));   /* mov rcx, [slot] */
+   byte(e, 0x48), byte(e, 0x89), modrm(e, RAX, stride_slot(k));   /* mov [slot], rax */
+   byte(e, 0x48), byte(e, 0x85), byte(e, 0xc9);         /* test rcx, rcx */
+   byte(e, 0x48), byte(e, 0x0f), byte(e, 0x44), byte(e, 0xc8);    /* cmovz rcx, rax */
+   put(e, (const uint8_t[]){0x49, 0x89, 0xc3, 0x49, 0x29, 0xcb}, 6);   /* mov, sub r11, rcx */
+   put(e, (const uint8_t[]){0x49, 0xc1, 0xe3, prefetch_shift(e, w)}, 4);   /* shl r11 */
+}
+
+/* prefetchw or prefetcht0 [r11 + off]. */
+static void prefetch_at(struct emit *e, int32_t off, bool store)
+{
+   byte(e, 0x41), byte(e, 0x0f), byte(e, store ? 0x0d : 0x18);
+   modrm(e, 1, M(R11, off));
+}
+
 /* Prefetches what the access at rax (host address, 4 * w bytes; a store
  * for writing) reaches some trips of the block on (below) if it moves as
  * it moved since the last trip: a grid-stride loop's warp moves a whole grid a
@@ -1320,23 +1351,10 @@ static struct rm stride_slot(uint32_t k) { return M(RSP, -72 - 8 * (int32_t)k); 
  * runs). On a first trip (slot 0) it moves by 0. Prefetches never fault. */
 static void emit_prefetch(struct emit *e, uint32_t k, uint32_t w, bool store)
 {
-   byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, stride_slot(k));   /* mov rcx, [slot] */
-   byte(e, 0x48), byte(e, 0x89), modrm(e, RAX, stride_slot(k));   /* mov [slot], rax */
-   byte(e, 0x48), byte(e, 0x85), byte(e, 0xc9);         /* test rcx, rcx */
-   byte(e, 0x48), byte(e, 0x0f), byte(e, 0x44), byte(e, 0xc8);    /* cmovz rcx, rax */
-   /* 2^shift trips on: 4 in a loop; from warp to warp of a CTA (the block
-    * runs each in turn: a stream's warps are 4 * w bytes apart), 1 KiB
-    * on, at least 4 warps (bench_eu stream, 16M floats: W=8 +55%, W=32
-    * +5% against 4 warps; 2 KiB measured worse at W=32 and W=64). */
-   uint8_t shift = 2;
-   while (!e->looping && (4u * w << shift) < 1024)
-      shift++;
-   put(e, (const uint8_t[]){0x49, 0x89, 0xc3, 0x49, 0x29, 0xcb}, 6);   /* mov, sub r11, rcx */
-   put(e, (const uint8_t[]){0x49, 0xc1, 0xe3, shift, 0x49, 0x01, 0xc3}, 7);   /* shl, add rax */
-   for (uint32_t off = 0; off < 4 * w; off += 64) {     /* prefetchw or prefetcht0 */
-      byte(e, 0x41), byte(e, 0x0f), byte(e, store ? 0x0d : 0x18);
-      modrm(e, 1, M(R11, (int32_t)off));
-   }
+   prefetch_delta(e, k, w);
+   put(e, (const uint8_t[]){0x49, 0x01, 0xc3}, 3);      /* add r11, rax */
+   for (uint32_t off = 0; off < 4 * w; off += 64)
+      prefetch_at(e, (int32_t)off, store);
 }
 
 /* ymm2 &= lane l of the register at [rdi + at] equals lane 0's + 4 * l
@@ -1520,6 +1538,20 @@ static void chunk_address(struct emit *e, const struct isa_inst *in, int32_t lo,
    byte(e, 0x48), byte(e, 0x89), modrm(e, RAX, chunk_slot(c));   /* mov [slot], rax */
 }
 
+/* emit_prefetch for a global access chunk by chunk (a tile's rows, 4
+ * KiB apart in sgemm's B, which the host's prefetcher does not follow),
+ * its chunks' host addresses in their slots: each moves as chunk 0's. */
+static void emit_chunk_prefetch(struct emit *e, uint32_t k, uint32_t w, bool store)
+{
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, chunk_slot(0));   /* mov rax, [chunk 0] */
+   prefetch_delta(e, k, w);
+   for (uint32_t c = 0; c < w / 8; c++) {
+      byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, chunk_slot(c));   /* mov rcx, [chunk c] */
+      byte(e, 0x4c), byte(e, 0x01), byte(e, 0xd9);                /* add rcx, r11 */
+      byte(e, 0x0f), byte(e, store ? 0x0d : 0x18), modrm(e, 1, M(RCX, 0));
+   }
+}
+
 /*
  * A full warp's access that is not consecutive as a whole but is in each
  * chunk of 8 lanes: a tile's rows, or (LDG) one address per chunk,
@@ -1528,7 +1560,8 @@ static void chunk_address(struct emit *e, const struct isa_inst *in, int32_t lo,
  * side effect. The high halves of a chunk's global addresses are equal.
  * For LDG, STG and STS (an LDS gathers instead).
  */
-static void emit_chunked(struct emit *e, const struct isa_inst *in, uint32_t w, struct jumps *j)
+static void emit_chunked(struct emit *e, const struct isa_inst *in, uint32_t w, struct jumps *j,
+                         int slot)
 {
    bool shared = in->op == ISA_OP_STS;
    bool load = in->op == ISA_OP_LDG;
@@ -1560,6 +1593,8 @@ static void emit_chunked(struct emit *e, const struct isa_inst *in, uint32_t w, 
       if (next != NONE_FAIL)
          patch(e, next);
    }
+   if (slot >= 0)
+      emit_chunk_prefetch(e, (uint32_t)slot, w, in->op == ISA_OP_STG);
    int32_t reg = (int32_t)(isa_opnd_index(load ? in->dst : in->b) * w * 4);
    for (uint32_t c = 0; c < w / 8; c++) {
       int32_t off = reg + (int32_t)(32 * c);
@@ -1959,8 +1994,9 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
    bool load = in->op == ISA_OP_LDG || in->op == ISA_OP_LDS;
    if (save)
       byte(e, 0x48), byte(e, 0x89), modrm(e, RAX, host_slot(save));   /* mov [slot], rax */
-   if (global && e->strides < STRIDE_SLOTS)
-      emit_prefetch(e, e->strides++, w, in->op == ISA_OP_STG);
+   int slot = global && e->strides < STRIDE_SLOTS ? (int)e->strides++ : -1;
+   if (slot >= 0)
+      emit_prefetch(e, (uint32_t)slot, w, in->op == ISA_OP_STG);
    if (checked != NONE_FAIL)
       patch(e, checked);
    int32_t reg = (int32_t)(isa_opnd_index(load ? in->dst : in->b) * w * 4);
@@ -1993,7 +2029,7 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
       emit_shared_gather(e, in, w, &fail_gather);
       add_jumps(e, &other, &fail_gather, 1);
    } else {
-      emit_chunked(e, in, w, &other);
+      emit_chunked(e, in, w, &other, slot);
       if (save)   /* mov qword [slot], 0: no one host address */
          byte(e, 0x48), byte(e, 0xc7), modrm(e, 0, host_slot(save)), dword(e, 0);
    }
