@@ -244,6 +244,7 @@ int hw_channel_bind(struct hw_gpu *gpu, uint32_t channel, uint64_t ring_va,
    ch->ring = ring;
    ch->ring_entries = ring_entries;
    ch->control = control;
+   ch->put_seen = atomic_load_explicit(&ch->control->get, memory_order_relaxed);
    if (sg_trace_on() && !ch->trace_track) {
       /* Keyed by the control page: the driver names it after its queue. */
       char name[48];
@@ -326,6 +327,13 @@ static bool wait_done(struct hw_gpu *gpu, const struct hw_wait_item *items, uint
    return all ? n == count : n > 0;
 }
 
+/* Packets the engines have decoded so far. */
+static uint64_t packets_decoded(struct hw_gpu *gpu)
+{
+   return atomic_load_explicit(&gpu->cp.packets, memory_order_relaxed) +
+          atomic_load_explicit(&gpu->dma.packets, memory_order_relaxed);
+}
+
 enum hw_wait_result hw_wait(struct hw_gpu *gpu, const struct hw_wait_item *items, uint32_t count,
                             bool all, uint64_t timeout_ns)
 {
@@ -344,7 +352,7 @@ enum hw_wait_result hw_wait(struct hw_gpu *gpu, const struct hw_wait_item *items
     * HW_WAIT_SPIN_BUDGETS in all, rather than sleep and pay the wake-up
     * (about 15 us here: bench_submit scale_cb). */
    uint64_t spin_end = start + (uint64_t)gpu->config.wait_spin_ns * HW_WAIT_SPIN_BUDGETS;
-   uint64_t packets = atomic_load_explicit(&gpu->stats.packets, memory_order_relaxed);
+   uint64_t packets = packets_decoded(gpu);
    for (;;) {
       uint32_t seq = atomic_load_explicit(&gpu->irq_seq, memory_order_acquire);
       if (wait_done(gpu, items, count, all))
@@ -360,7 +368,7 @@ enum hw_wait_result hw_wait(struct hw_gpu *gpu, const struct hw_wait_item *items
          hw_cpu_relax();
          continue;
       }
-      uint64_t decoded = atomic_load_explicit(&gpu->stats.packets, memory_order_relaxed);
+      uint64_t decoded = packets_decoded(gpu);
       if (decoded != packets && now < spin_end) {
          packets = decoded;
          spin_until = now + gpu->config.wait_spin_ns;
@@ -497,8 +505,6 @@ void hw_gpu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s)
 #define LOAD(f) s->f = atomic_load_explicit(&gpu->stats.f, memory_order_relaxed)
    LOAD(doorbells);
    LOAD(doorbell_syscalls);
-   LOAD(ring_fetches);
-   LOAD(packets);
    LOAD(engine_sleeps);
    LOAD(engine_spin_hits);
    LOAD(engine_wake_syscalls);
@@ -507,6 +513,8 @@ void hw_gpu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s)
    LOAD(interrupts);
    LOAD(interrupt_wakes);
 #undef LOAD
+   s->ring_fetches = RELAXED(gpu->cp.ring_fetches) + RELAXED(gpu->dma.ring_fetches);
+   s->packets = packets_decoded(gpu);
    hw_eu_get_stats(gpu, s);
    s->channel_count = gpu->channel_count;
    for (uint32_t i = 0; i < HW_MAX_CHANNELS; i++)
