@@ -275,9 +275,14 @@ void hw_doorbell(struct hw_gpu *gpu, uint32_t channel)
  * sequence bump and the waiter check are ordered by seq_cst: a waiter that
  * registered before our check is woken; one that registers after it will
  * see the new value when it re-checks. */
-static void raise_interrupt(struct hw_gpu *gpu)
+#define RELAXED(x) atomic_load_explicit(&(x), memory_order_relaxed)
+
+static void raise_interrupt(struct hw_gpu *gpu, struct hw_engine *by)
 {
-   atomic_fetch_add_explicit(&gpu->stats.interrupts, 1, memory_order_relaxed);
+   if (by)   /* its own counter: no second locked add per release */
+      atomic_store_explicit(&by->interrupts, RELAXED(by->interrupts) + 1, memory_order_relaxed);
+   else
+      atomic_fetch_add_explicit(&gpu->stats.interrupts, 1, memory_order_relaxed);
    atomic_fetch_add_explicit(&gpu->irq_seq, 1, memory_order_seq_cst);
    if (atomic_load_explicit(&gpu->irq_waiters, memory_order_seq_cst) > 0) {
       atomic_fetch_add_explicit(&gpu->stats.interrupt_wakes, 1, memory_order_relaxed);
@@ -285,10 +290,10 @@ static void raise_interrupt(struct hw_gpu *gpu)
    }
 }
 
-void hw_gpu_semaphore_written(struct hw_gpu *gpu, bool interrupt)
+void hw_gpu_semaphore_written(struct hw_gpu *gpu, struct hw_engine *by, bool interrupt)
 {
    if (interrupt)
-      raise_interrupt(gpu);
+      raise_interrupt(gpu, by);
    /* Every release and host signal re-checks the parked acquires. */
    sg_fence_seq_cst();
    struct hw_engine *engines[] = {&gpu->cp, &gpu->dma};
@@ -305,7 +310,7 @@ void hw_host_signal(struct hw_gpu *gpu, uint64_t va, uint64_t value)
    atomic_store_explicit(word, value, memory_order_release);
    if (sg_trace_on())
       sg_trace_counter_at(SG_TRACE_GPU_PID(gpu->index), (const void *)word, sg_trace_now(), value);
-   hw_gpu_semaphore_written(gpu, true);
+   hw_gpu_semaphore_written(gpu, NULL, true);
 }
 
 /* Counts satisfied items; acquire loads pair with the writers' releases. */
@@ -397,7 +402,6 @@ const char *hw_gpu_fault_report(const struct hw_gpu *gpu)
    return hw_gpu_is_lost(gpu) ? gpu->fault_report : NULL;
 }
 
-#define RELAXED(x) atomic_load_explicit(&(x), memory_order_relaxed)
 
 size_t hw_channel_describe(struct hw_channel *ch, char *buf, size_t size)
 {
@@ -493,7 +497,7 @@ void hw_gpu_fault(struct hw_gpu *gpu, struct hw_channel *ch, const char *fmt, ..
    if (gpu->config.abort_on_fault)
       abort();
    /* Every host waiter and both engines must notice. */
-   raise_interrupt(gpu);
+   raise_interrupt(gpu, NULL);
    hw_engine_kick(&gpu->cp);
    hw_engine_kick(&gpu->dma);
 }
@@ -514,6 +518,7 @@ void hw_gpu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s)
    LOAD(interrupt_wakes);
 #undef LOAD
    s->ring_fetches = RELAXED(gpu->cp.ring_fetches) + RELAXED(gpu->dma.ring_fetches);
+   s->interrupts += RELAXED(gpu->cp.interrupts) + RELAXED(gpu->dma.interrupts);
    s->packets = packets_decoded(gpu);
    hw_eu_get_stats(gpu, s);
    s->channel_count = gpu->channel_count;

@@ -137,7 +137,7 @@ struct hw_engine {
     * read-modify-write, and a line of their own (doorbells bump wake_seq):
     * two locked adds per packet were a sixth of the command processor's
     * time in bench_submit tput_1. */
-   _Alignas(64) _Atomic uint64_t ring_fetches, packets;
+   _Alignas(64) _Atomic uint64_t ring_fetches, packets, interrupts;
 };
 
 /* ---- Execution units (hw_eu.c) ------------------------------------------------ */
@@ -280,9 +280,10 @@ void hw_engine_stop(struct hw_engine *e);
 bool hw_engine_kick(struct hw_engine *e);
 
 /* hw_gpu.c */
-/* A semaphore word changed: raise the interrupt if asked, and have every
- * engine with parked channels re-check them. */
-void hw_gpu_semaphore_written(struct hw_gpu *gpu, bool interrupt);
+/* A semaphore word changed (by engine `by`, or NULL: the host): raise the
+ * interrupt if asked, and have every engine with parked channels re-check
+ * them. */
+void hw_gpu_semaphore_written(struct hw_gpu *gpu, struct hw_engine *by, bool interrupt);
 /* Loses the GPU: the first fault writes the post-mortem report. */
 void hw_gpu_fault(struct hw_gpu *gpu, struct hw_channel *ch, const char *fmt, ...)
    __attribute__((format(printf, 3, 4)));
