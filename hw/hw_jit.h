@@ -31,8 +31,10 @@
  * all one: hw_jit.c plan_strides) spares lane-by-lane checks, also
  * through a loop whose indices its entry finds of stride 1, and lets it
  * gather or scatter strided (vec4) accesses; LDSs of registers it never
- * writes take the shape its entry finds for them (tile loads); and an
- * access to an earlier one's address reuses its host address.
+ * writes take the shape its entry finds for them (tile loads), and with
+ * its ALU instructions around them form one fused chunk loop per shape
+ * (hw_jit.c emit_fused); and an access to an earlier one's address reuses
+ * its host address.
  * With SOFTGPU_PERF_MAP, blocks are named for perf (hw_jit_compile).
  *
  * A block works lane-chunk by lane-chunk: eight lanes at a time it loads
