@@ -492,6 +492,7 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
       uint64_t live = warp_live(c, i, w);
       wp->pc = wp->sp = wp->barrier_pc = 0;
       wp->state = HW_WARP_RUNNING;
+      wp->tile_known = 0;
       wp->alive = live;
       if (wp->exec != live) {
          wp->exec = live;

@@ -40,6 +40,8 @@ struct hw_program {
    struct hw_program *next;         /* in the GPU's cache */
 };
 
+#define HW_TILE_SITES 8u
+
 enum hw_mask_kind { HW_MASK_IF, HW_MASK_LOOP, HW_MASK_SWITCH };
 
 struct hw_mask_entry {
@@ -63,6 +65,12 @@ struct hw_warp {
    uint32_t *u;                     /* uniform registers */
    struct hw_mask_entry *stack;
    int32_t *lane_mask;              /* [W]: -1 where exec is set, for blends */
+   /* Tile kinds compiled blocks found for this warp at the program's
+    * cached tile sites (hw_jit.c, emit_tile_kinds: registers nothing
+    * reachable from the block writes): bit s of tile_known says
+    * tile_cache[s] holds one. Cleared as the warp starts a CTA. */
+   uint8_t tile_known;
+   uint8_t tile_cache[HW_TILE_SITES];
 };
 
 /* What the launch descriptor says, decoded. */

@@ -97,6 +97,11 @@ struct emit {
    uint16_t tile[MAX_TILES];
    uint32_t tile_lo[MAX_TILES], tile_hi[MAX_TILES];
    uint32_t tiles;
+   /* Per tile: its site in the warp's tile cache (struct hw_warp), or -1
+    * where an instruction reachable from the block writes its register;
+    * the program's sites so far, and its length. */
+   int8_t tile_site[MAX_TILES];
+   uint32_t tile_sites, n;
    uint8_t tile_of[MAX_SEGS];
    uint8_t seg;                /* the segment being emitted */
 };
@@ -2731,8 +2736,90 @@ static void plan_strides(struct emit *e, const struct hw_dinst *code, const stru
       e->indices = 0;
 }
 
+/* pc's successors, as liveness() takes them (the next instruction and a
+ * flow instruction's target: every path a warp's lanes take) but for the
+ * flow instructions without a target (as hw_eu.c's straight_prefix):
+ * their imm, 0, is no jump. n for none. */
+static void successors(const struct hw_dinst *code, uint32_t n, uint32_t pc, uint32_t next[2])
+{
+   const struct isa_inst *in = &code[pc].in;
+   enum isa_op op = (enum isa_op)in->op;
+   bool targetless = op == ISA_OP_EXIT || op == ISA_OP_LOOP || op == ISA_OP_ENDIF ||
+                     op == ISA_OP_SWITCH || op == ISA_OP_ENDSWITCH;
+   next[0] = op == ISA_OP_EXIT ? n : pc + 1;
+   next[1] = isa_op_info[op].cls == ISA_CLASS_FLOW && !targetless && in->imm < n ? in->imm : n;
+}
+
+/* The pcs reachable from pc (backward: from which pc is reachable), as a
+ * bit set, or NULL when out of memory. */
+static uint64_t *reach(const struct hw_dinst *code, uint32_t n, uint32_t pc, bool backward)
+{
+   uint64_t *seen = calloc(n / 64 + 1, sizeof(uint64_t));
+   uint32_t *todo = malloc(((size_t)n + 1) * sizeof(uint32_t));
+   /* Backward: the predecessors of each pc, CSR (first[p]..first[p + 1]). */
+   uint32_t *first = backward ? calloc((size_t)n + 2, sizeof(uint32_t)) : NULL;
+   uint32_t *pred = backward ? malloc(2 * ((size_t)n + 1) * sizeof(uint32_t)) : NULL;
+   if (!seen || !todo || (backward && (!first || !pred))) {
+      free(seen), free(todo), free(first), free(pred);
+      return NULL;
+   }
+   for (uint32_t q = 0; backward && q < n; q++) {
+      uint32_t next[2];
+      successors(code, n, q, next);
+      for (int k = 0; k < 2; k++)
+         first[next[k] + 1] += next[k] < n;
+   }
+   for (uint32_t q = 0; backward && q <= n; q++)
+      first[q + 1] += first[q];
+   for (uint32_t q = 0, *fill = todo; backward && q < n; q++) {   /* todo: fill cursors */
+      uint32_t next[2];
+      successors(code, n, q, next);
+      if (q == 0)
+         memcpy(fill, first, ((size_t)n + 1) * sizeof(uint32_t));
+      for (int k = 0; k < 2; k++) {
+         if (next[k] < n)
+            pred[fill[next[k]]++] = q;
+      }
+   }
+   uint32_t count = 0;
+   todo[count++] = pc, hw_bit_set(seen, pc);
+   while (count) {
+      uint32_t at = todo[--count], next[2];
+      successors(code, n, at, next);
+      uint32_t lo = backward ? first[at] : 0, hi = backward ? first[at + 1] : 2;
+      for (uint32_t k = lo; k < hi; k++) {
+         uint32_t q = backward ? pred[k] : next[k];
+         if (q < n && !hw_bit_test(seen, q))
+            hw_bit_set(seen, q), todo[count++] = q;
+      }
+   }
+   free(todo), free(first), free(pred);
+   return seen;
+}
+
+/* Whether vector register r may change between a warp's visits of pc: an
+ * instruction that writes it lies on a path from pc back to pc. */
+static bool written_between_visits(const struct emit *e, const struct hw_dinst *code,
+                                   uint32_t pc, uint32_t r)
+{
+   uint64_t *from = reach(code, e->n, pc, false), *to = reach(code, e->n, pc, true);
+   bool written = !from || !to;   /* out of memory: as if written */
+   for (uint32_t q = 0; q < e->n && !written; q++) {
+      if (hw_bit_test(from, q) && hw_bit_test(to, q) && isa_writes_dst(&code[q].in)) {
+         uint64_t w[VWORDS] = {0};
+         operand_vregs(&code[q].in, 0, w);
+         written = hw_bit_test(w, r);
+      }
+   }
+   free(from), free(to);
+   return written;
+}
+
 /* e->tile...: the LDSs (one dword a lane, offsets a multiple of 4) whose
- * address register no instruction of the block writes. */
+ * address register no instruction of the block writes; and where nothing
+ * on the way from the block back to it writes it either, a site in the
+ * warp's tile cache, while the program has sites left: the kind a warp
+ * finds there then holds at its every visit in its CTA. */
 static void plan_tiles(struct emit *e, const struct hw_dinst *code, const struct plan *p)
 {
    e->tiles = 0;
@@ -2758,6 +2845,11 @@ static void plan_tiles(struct emit *e, const struct hw_dinst *code, const struct
       e->tile_lo[t] = in->imm < e->tile_lo[t] ? in->imm : e->tile_lo[t];
       e->tile_hi[t] = in->imm > e->tile_hi[t] ? in->imm : e->tile_hi[t];
       e->tile_of[k] = (uint8_t)(t + 1);
+   }
+   for (uint32_t t = 0; t < e->tiles; t++) {
+      bool cached = e->tile_sites < HW_TILE_SITES &&
+                    !written_between_visits(e, code, e->start, e->tile[t]);
+      e->tile_site[t] = cached ? (int8_t)e->tile_sites++ : -1;
    }
 }
 
@@ -2825,6 +2917,36 @@ static void emit_entry(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    plan_tiles(e, code, p);
 }
 
+/* The warp's tile cache (struct hw_warp): where site s of tile t holds a
+ * kind, cta->tile_kind[t] = it and a jump (to patch past the check);
+ * else on to the check. */
+static size_t cached_kind(struct emit *e, uint32_t t)
+{
+   uint32_t s = (uint32_t)e->tile_site[t];
+   warp_to_rax(e);
+   byte(e, 0xf6), modrm(e, 0, M(RAX, (int32_t)offsetof(struct hw_warp, tile_known)));
+   byte(e, (uint8_t)(1u << s));                                   /* test byte [known], bit */
+   size_t check = jump_fwd(e, 0x84);                              /* jz */
+   byte(e, 0x0f), byte(e, 0xb6);                                  /* movzx ecx, byte [cache] */
+   modrm(e, RCX, M(RAX, (int32_t)(offsetof(struct hw_warp, tile_cache) + s)));
+   byte(e, 0x88), modrm(e, RCX, M(RDX, (int32_t)(offsetof(struct hw_cta, tile_kind) + t)));
+   size_t done = jump_fwd(e, 0);
+   patch(e, check);
+   return done;
+}
+
+/* The kind the check found for tile t into the warp's cache at its site. */
+static void cache_kind(struct emit *e, uint32_t t)
+{
+   uint32_t s = (uint32_t)e->tile_site[t];
+   warp_to_rax(e);
+   byte(e, 0x0f), byte(e, 0xb6);                                  /* movzx ecx, byte [kind] */
+   modrm(e, RCX, M(RDX, (int32_t)(offsetof(struct hw_cta, tile_kind) + t)));
+   byte(e, 0x88), modrm(e, RCX, M(RAX, (int32_t)(offsetof(struct hw_warp, tile_cache) + s)));
+   byte(e, 0x80), modrm(e, 1, M(RAX, (int32_t)offsetof(struct hw_warp, tile_known)));
+   byte(e, (uint8_t)(1u << s));                                   /* or byte [known], bit */
+}
+
 /* cta->tile_kind[t] for each tile register (e->tile): 1 where each chunk
  * of 8 lanes holds one offset, 2 where consecutive ones (lane 0's of the
  * chunk + 4 * lane), and every chunk's first offset, 4-aligned, leaves
@@ -2837,6 +2959,7 @@ static void emit_tile_kinds(struct emit *e, uint32_t w)
    for (uint32_t t = 0; t < e->tiles; t++) {
       int32_t r = (int32_t)(e->tile[t] * w * 4);
       const int32_t kind = (int32_t)(offsetof(struct hw_cta, tile_kind) + t);
+      size_t cached = e->tile_site[t] >= 0 ? cached_kind(e, t) : NONE_FAIL;
       bad.count = 0;
       byte(e, 0xc6), modrm(e, 0, M(RDX, kind)), byte(e, 0);   /* mov byte [kind], 0 */
       emit_shared_bytes(e);                                    /* ecx = shared bytes */
@@ -2872,6 +2995,10 @@ static void emit_tile_kinds(struct emit *e, uint32_t w)
       }
       for (uint32_t k = 0; k < bad.count; k++)
          patch(e, bad.at[k]);
+      if (cached != NONE_FAIL) {
+         cache_kind(e, t);
+         patch(e, cached);
+      }
    }
 }
 
@@ -3088,7 +3215,7 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
       page_site[pc] = global && pages < HW_PAGE_SITES ? pages++ : UINT32_MAX;
    }
    struct emit e = {.gathers = calloc((size_t)sites * GATHER_WARPS + 1, 1), .lds_site = lds_site,
-                    .page_site = page_site, .live = liveness(code, n)};
+                    .page_site = page_site, .live = liveness(code, n), .n = n};
    if (!lds_site || !e.gathers) {
       free((void *)e.live);
       free(lds_site);

@@ -346,11 +346,17 @@ static bool jit_expected(void)
 #endif
 }
 
+/* Execution-unit workers of the GPUs init_pair makes (UINT32_MAX: the
+ * default; 0: the command processor runs every CTA, on one context). */
+static uint32_t pair_threads = UINT32_MAX;
+
 static void init_pair(struct eut *jit, struct eut *ref)
 {
-   eut_init(jit, NULL);
    struct hw_gpu_config cfg;
    eut_config(&cfg);
+   if (pair_threads != UINT32_MAX)
+      cfg.eu_threads = pair_threads;
+   eut_init(jit, &cfg);
    cfg.interpret_only = true;
    eut_init(ref, &cfg);
 }
@@ -1084,6 +1090,46 @@ static void test_tile_kinds_per_warp(void)
 }
 
 /*
+ * Tile kinds a warp found, kept for its later visits of a block where
+ * nothing on the way back writes the tile register (hw_jit.c
+ * written_between_visits, struct hw_warp tile_cache): found again where a
+ * loop alternates the register between a tile's row and its column
+ * (written in a block of its own between the visits); cleared for the
+ * next CTA (even CTAs load rows, odd ones columns). The command processor
+ * runs the CTAs, so that they share one context, in turn.
+ */
+static void test_tile_kind_cache(void)
+{
+   static const char *const cases[][3] = {
+      {"a tile register alternating between trips",
+       "mov v7, v4\n"
+       "head: icmp.ge_u u6, u3, #4\nbra_u _, u6 @done\n"
+       "   lds.b32 v10, v7\nimad v9, v9, #3, v10\n"
+       "   bar\n"
+       "   and u7, u3, #1\nsel v7, u7, v4, v3\n"
+       "   bar\n"
+       "   iadd u3, u3, #1\n"
+       "   jmp @head\n"},
+      {"rows in even CTAs, columns in odd ones",
+       "and u5, u8, #1\nsel v7, u5, v3, v4\n"
+       "head: icmp.ge_u u6, u3, #4\nbra_u _, u6 @done\n"
+       "   lds.b32 v10, v7\nimad v9, v9, #3, v10\n"
+       "   bar\n"
+       "   iadd u3, u3, #1\n"
+       "   jmp @head\n"}};
+   pair_threads = 0;
+   cases_as_interpreted(same_output_as_interpreted,
+                        ".warp %u\nldr.b64 u0 +0\n" GLOBAL_INDEX
+                        "and v2, v0, #15\nshr_u v5, v0, #4\nshl v3, v2, #2\nshl v4, v5, #6\n"
+                        "iadd v6, v1, #100\nshl v8, v0, #2\nsts.b32 _, v8, v6\nbar\n"
+                        "mov v9, #0\nmov u3, #0\n%s"
+                        "done: shl v6, v1, #2\nzext64 v12, v6\niadd64 v12, v12, u0\n"
+                        "stg.b32 _, v12, v9\nexit\n%s",
+                        cases, EDGES(cases));
+   pair_threads = UINT32_MAX;
+}
+
+/*
  * sgemm's unrolled k-loop: LDSs of two tile registers, each step's
  * product added into a sum, in one block after the BAR, which runs them
  * as a fused run (hw_jit.c emit_fused) in the variant of the warp's tile
@@ -1575,6 +1621,7 @@ int main(void)
    HWT_RUN(test_tile_loads);
    HWT_RUN(test_tile_kinds_per_warp);
    HWT_RUN(test_fused_runs);
+   HWT_RUN(test_tile_kind_cache);
    HWT_RUN(test_selections_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
