@@ -2355,6 +2355,55 @@ static void emit_go_on(struct emit *e, uint32_t w)
 }
 
 /*
+ * The last running warp (at rax) reaches the BAR at pc, the block's i-th
+ * instruction: where every other warp of the CTA waits at that BAR, it
+ * is released as L_BAR and release_here release it (this warp marked and
+ * counted, every warp running again) and the CTA's first warp goes on
+ * (emit_go_on: the interpreter takes it on at the next block, whose
+ * call the interpreter's release cost about as much again in the barrier
+ * loop). Else (a warp exited, or waits at another BAR) a jump to the
+ * code after this, for the interpreter to run the BAR (and fault or warn).
+ */
+static void emit_release(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
+{
+   const int32_t size = (int32_t)sizeof(struct hw_warp);
+   const int32_t count = (int32_t)offsetof(struct hw_cta, warp_count);
+   const int32_t warps = (int32_t)offsetof(struct hw_cta, warps);
+   byte(e, 0x44), byte(e, 0x8b), modrm(e, R10, M(RDX, count));   /* mov r10d, warp_count */
+   byte(e, 0x4d), byte(e, 0x69), modrm(e, R10, R(R10)), dword(e, (uint32_t)size);   /* imul */
+   byte(e, 0x4c), byte(e, 0x03), modrm(e, R10, M(RDX, warps));   /* r10 = &warps[count] */
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11, M(RDX, warps));   /* r11 = &warps[0] */
+   size_t walk = e->len, other[2];
+   byte(e, 0x49), byte(e, 0x39), modrm(e, RAX, R(R11));          /* cmp r11, rax */
+   size_t self = jump_fwd(e, 0x84);                              /* je: this warp */
+   byte(e, 0x41), byte(e, 0x83), modrm(e, 7, M(R11, (int32_t)offsetof(struct hw_warp, state)));
+   byte(e, HW_WARP_AT_BARRIER);                                  /* cmp dword [state], imm8 */
+   other[0] = jump_fwd(e, 0x85);
+   byte(e, 0x41), byte(e, 0x81), modrm(e, 7, M(R11, (int32_t)offsetof(struct hw_warp, barrier_pc)));
+   dword(e, pc);                                                 /* cmp dword [barrier_pc] */
+   other[1] = jump_fwd(e, 0x85);
+   patch(e, self);
+   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, (uint32_t)size);   /* add r11 */
+   byte(e, 0x4d), byte(e, 0x39), modrm(e, R10, R(R11));          /* cmp r11, r10 */
+   byte(e, 0x0f), byte(e, 0x82), dword(e, (uint32_t)((int64_t)walk - (int64_t)(e->len + 4)));
+   mark_warp(e, offsetof(struct hw_warp, barrier_pc), pc);       /* as L_BAR */
+   mark_warp(e, offsetof(struct hw_warp, pc), pc + 1);
+   emit_count(e, offsetof(struct hw_cta, barrier_waits), 1);
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11, M(RDX, warps));   /* every warp running */
+   size_t run = e->len;
+   byte(e, 0x41), byte(e, 0xc7), modrm(e, 0, M(R11, (int32_t)offsetof(struct hw_warp, state)));
+   dword(e, HW_WARP_RUNNING);
+   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, (uint32_t)size);   /* add r11 */
+   byte(e, 0x4d), byte(e, 0x39), modrm(e, R10, R(R11));          /* cmp r11, r10 */
+   byte(e, 0x0f), byte(e, 0x82), dword(e, (uint32_t)((int64_t)run - (int64_t)(e->len + 4)));
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11, M(RDX, warps));   /* the first warp goes on */
+   emit_handover(e, i);
+   emit_go_on(e, w);
+   patch(e, other[0]);
+   patch(e, other[1]);
+}
+
+/*
  * The BAR ending a block, block index i at pc (SPIR-V OpControlBarrier:
  * every invocation of the workgroup reaches it before any goes on past
  * it). As the interpreter's L_BAR: the warp waits there, counted, and the
@@ -2362,10 +2411,10 @@ static void emit_go_on(struct emit *e, uint32_t w)
  * when that warp waits at the block's start with every lane running, its
  * registers replace this warp's and the block runs again from its top:
  * the warps of a CTA each run the block in turn in one call. A next warp
- * elsewhere is left to the interpreter (HW_JIT_RESUME); with no next
- * running warp (this is the last to arrive, the interpreter releases the
- * barrier) or a part of the warp returned (it faults), the interpreter
- * runs the BAR.
+ * elsewhere is left to the interpreter (HW_JIT_RESUME). The last warp to
+ * arrive releases the barrier where every other warp waits there
+ * (emit_release); else, or where a part of the warp returned (it faults),
+ * the interpreter runs the BAR.
  */
 static void emit_bar(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
 {
@@ -2382,8 +2431,9 @@ static void emit_bar(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
    emit_count(e, offsetof(struct hw_cta, barrier_waits), 1);
    emit_handover(e, i);
    emit_go_on(e, w);
-   patch(e, here[0]);
    patch(e, here[1]);
+   emit_release(e, i, pc, w);
+   patch(e, here[0]);
    emit_exit(e, i);
 }
 

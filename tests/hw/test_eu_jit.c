@@ -649,9 +649,9 @@ static char *tree_program(uint32_t w, uint32_t size)
  * levels, between BARs), a selection whose body leaves an access to the
  * interpreter (the block pushes the IF's mask entry for it), and one of a
  * single lane. The sums and loads are right, the counts are the
- * interpreter's, and in CTAs of 256 exactly these are interpreted: the
- * first BAR's last warp's; per level the BAR where the last warp arrives
- * and, below W, warp 0's IF, body, ENDIF and BAR; each warp's strided
+ * interpreter's, and in CTAs of 256 exactly these are interpreted (the
+ * last warp to arrive at a BAR releases it in its block): per level below
+ * W, warp 0's IF, body, ENDIF and BAR; each warp's strided
  * load and its ENDIF (a block runs what lies between); warp 0's last IF,
  * body, ENDIF and EXIT; the last warp's EXIT (a block's EXIT goes on with
  * the next warp, the last warp's is left to the interpreter).
@@ -693,9 +693,9 @@ static void test_selections_in_blocks(void)
                 (unsigned long long)st[0].barrier_waits,
                 (unsigned long long)st[1].warp_instructions,
                 (unsigned long long)st[1].barrier_waits);
-      uint64_t warps = SIZE / w, per_cta = 1;   /* the first BAR's last warp */
+      uint64_t warps = SIZE / w, per_cta = 0;
       for (uint32_t k = SIZE / 2; k > 0; k /= 2)
-         per_cta += 1 + (k < w ? 7 : 0);
+         per_cta += k < w ? 7 : 0;
       per_cta += warps * 2 + 8 + 2;
       check_interpreted(&st[0], CTAS * per_cta, w, SIZE);
       eut_fini(&gpus[0]);
@@ -1089,6 +1089,61 @@ static void test_tile_kinds_per_warp(void)
    cases_as_interpreted(same_output_as_interpreted, ".warp %u\n%s%s", cases, EDGES(cases));
 }
 
+/* same_output_as_interpreted, and the same instructions and barrier waits
+ * counted (a warp run again after it exited would add some). */
+static void same_counts_as_interpreted(const char *what, uint32_t w, const char *text)
+{
+   same_output_as_interpreted(what, w, text);
+   struct eut gpus[2];
+   init_pair(&gpus[0], &gpus[1]);
+   struct hw_gpu_stats st[2];
+   for (int g = 0; g < 2; g++) {
+      struct eut *t = &gpus[g];
+      uint64_t out = eut_alloc(t, 4 * 512, 64);
+      eut_run(t, &(struct eut_launch){.program = eut_program(t, text), .grid = {2},
+                                      .size = {256}, .shared_bytes = 4 * 256,
+                                      .root = eut_root(t, &out, 1)},
+              what);
+      st[g] = stats_of(t);
+   }
+   HWT_CHECK(st[0].warp_instructions == st[1].warp_instructions &&
+             st[0].barrier_waits == st[1].barrier_waits,
+             "W=%u, %s: %llu instructions and %llu barrier waits counted, the interpreter "
+             "counts %llu and %llu", w, what, (unsigned long long)st[0].warp_instructions,
+             (unsigned long long)st[0].barrier_waits, (unsigned long long)st[1].warp_instructions,
+             (unsigned long long)st[1].barrier_waits);
+   eut_fini(&gpus[0]);
+   eut_fini(&gpus[1]);
+}
+
+/*
+ * The last warp to arrive at a BAR in a block releases it (hw_jit.c
+ * emit_release) only where every other warp waits there: here warp 1
+ * returns after the second BAR of the loop's third trip, so at the next
+ * trip's second BAR it has that BAR's pc as its last barrier but has
+ * exited; the interpreter releases that barrier (the returned invocations
+ * count as arrived), and warp 1 stays exited. Results and counts are the
+ * interpreter's.
+ */
+static void test_release_with_returned_warp(void)
+{
+   static const char *const cases[][3] = {{"a warp returned inside the loop",
+         "ldr.b64 u0 +0\n" GLOBAL_INDEX
+         "s2r.warp_id u4\n"
+         "shl v3, v0, #2\niadd v4, v0, #1\nirem_u v4, v4, u9\nshl v4, v4, #2\n"
+         "mov v5, v1\nmov u3, #0\n"
+         "head: icmp.ge_u u6, u3, #5\nbra_u _, u6 @done\n"
+         "   sts.b32 _, v3, v5\n   bar\n   lds.b32 v6, v4\n   iadd v5, v5, v6\n   bar\n"
+         "   icmp.eq u10, u4, #1\n   icmp.eq u11, u3, #2\n   and u12, u10, u11\n"
+         "   mov v9, u12\n   icmp.ne v10, v9, #0\n   ret _, v10 @cont\n"
+         "cont: iadd u3, u3, #1\n   jmp @head\n"
+         "done: shl v6, v1, #2\nzext64 v12, v6\niadd64 v12, v12, u0\nstg.b32 _, v12, v5\n"
+         "exit\n",
+         NULL}};
+   cases_as_interpreted(same_counts_as_interpreted, ".warp %u\n.barrier\n%s%s", cases,
+                        EDGES(cases));
+}
+
 /*
  * Tile kinds a warp found, kept for its later visits of a block where
  * nothing on the way back writes the tile register (hw_jit.c
@@ -1220,12 +1275,13 @@ static void test_loop_over_pages(void)
  * shared memory, waits, adds its right neighbour's (wrapping in the CTA),
  * waits; a uniform counter closes the loop with a JMP. The blocks ending
  * at each BAR go on with the CTA's next warp themselves, the one after
- * the second BAR following the JMP to the head. In CTAs of whole warps,
- * exactly these are interpreted per CTA: the BAR where the last warp
- * arrives (both, every trip), and each warp's IREM_U (not compiled), BRA_U
- * leaving the loop and EXIT; with a partial last warp, that warp (the
- * blocks do not switch to it). The counts (instructions, barrier waits)
- * and the results are the interpreter's, at every width.
+ * the second BAR following the JMP to the head, and the last warp to
+ * arrive releases the BAR (hw_jit.c emit_release). In CTAs of whole
+ * warps, exactly these are interpreted per CTA: each warp's IREM_U (not
+ * compiled), BRA_U leaving the loop and EXIT; with a partial last warp,
+ * that warp (the blocks do not switch to it), which also arrives last at
+ * every BAR and runs it. The counts (instructions, barrier waits) and the
+ * results are the interpreter's, at every width.
  */
 static void test_barriers_in_blocks(void)
 {
@@ -1296,9 +1352,9 @@ static void test_barriers_in_blocks(void)
           * but for IREM_U and BRA_U, run compiled, EXIT included but for
           * the last warp's. */
          uint64_t warps = (size + w - 1) / w;
-         uint64_t interpreted = size % w == 0 ? CTAS * (2 * TRIPS + 2 * warps + 1)
+         uint64_t interpreted = size % w == 0 ? CTAS * (2 * warps + 1)
                                               : CTAS * (2 * (warps - 1) + 19 + 9 * TRIPS);
-         uint64_t exits = size % w == 0 ? CTAS * (2 * TRIPS + warps) : CTAS * (warps - 1);
+         uint64_t exits = size % w == 0 ? CTAS * warps : CTAS * (warps - 1);
          check_interpreted(&st[0], interpreted, w, size);
          HWT_CHECK(!jit_expected() || st[0].jit_exits == exits, "W=%u, %u invocations: "
                    "compiled runs left %llu instructions to the interpreter, expected %llu", w,
@@ -1622,6 +1678,7 @@ int main(void)
    HWT_RUN(test_tile_kinds_per_warp);
    HWT_RUN(test_fused_runs);
    HWT_RUN(test_tile_kind_cache);
+   HWT_RUN(test_release_with_returned_warp);
    HWT_RUN(test_selections_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
