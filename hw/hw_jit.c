@@ -1857,7 +1857,8 @@ static bool plan_fused(const struct emit *e, const struct hw_dinst *code, const 
          break;
       struct fused before = *f;
       bool tile = g->kind == SEG_BLOCK;
-      if ((tile && fused_slot(f, e->tile_of[f->end] - 1u) < 0) || !assign_seg(&f->a, code, g, tile)) {
+      bool room = !tile || fused_slot(f, e->tile_of[f->end] - 1u) >= 0;
+      if (!room || !assign_seg(&f->a, code, g, tile)) {
          *f = before;
          break;
       }
@@ -2800,40 +2801,48 @@ static void successors(const struct hw_dinst *code, uint32_t n, uint32_t pc, uin
    next[1] = isa_op_info[op].cls == ISA_CLASS_FLOW && !targetless && in->imm < n ? in->imm : n;
 }
 
+/* Every pc's predecessors (successors' inverse), as CSR: those of p are
+ * pred[first[p]] up to pred[first[p + 1]]; false when out of memory. */
+static bool predecessors(const struct hw_dinst *code, uint32_t n, uint32_t **first,
+                         uint32_t **pred)
+{
+   *first = calloc((size_t)n + 2, sizeof(uint32_t));
+   *pred = malloc(2 * ((size_t)n + 1) * sizeof(uint32_t));
+   uint32_t *fill = malloc(((size_t)n + 1) * sizeof(uint32_t));   /* each pc's next slot */
+   bool ok = *first && *pred && fill;
+   for (uint32_t q = 0; ok && q < n; q++) {   /* counts, at first[p + 1] */
+      uint32_t next[2];
+      successors(code, n, q, next);
+      for (int k = 0; k < 2; k++)
+         (*first)[next[k] + 1] += next[k] < n;
+   }
+   for (uint32_t q = 0; ok && q <= n; q++)
+      (*first)[q + 1] += (*first)[q];
+   if (ok)
+      memcpy(fill, *first, ((size_t)n + 1) * sizeof(uint32_t));
+   for (uint32_t q = 0; ok && q < n; q++) {
+      uint32_t next[2];
+      successors(code, n, q, next);
+      for (int k = 0; k < 2; k++) {
+         if (next[k] < n)
+            (*pred)[fill[next[k]]++] = q;
+      }
+   }
+   free(fill);
+   return ok;
+}
+
 /* The pcs reachable from pc (backward: from which pc is reachable), as a
  * bit set, or NULL when out of memory. */
 static uint64_t *reach(const struct hw_dinst *code, uint32_t n, uint32_t pc, bool backward)
 {
    uint64_t *seen = calloc(n / 64 + 1, sizeof(uint64_t));
-   uint32_t *todo = malloc(((size_t)n + 1) * sizeof(uint32_t));
-   /* Backward: the predecessors of each pc, CSR (first[p]..first[p + 1]). */
-   uint32_t *first = backward ? calloc((size_t)n + 2, sizeof(uint32_t)) : NULL;
-   uint32_t *pred = backward ? malloc(2 * ((size_t)n + 1) * sizeof(uint32_t)) : NULL;
-   if (!seen || !todo || (backward && (!first || !pred))) {
-      free(seen), free(todo), free(first), free(pred);
-      return NULL;
-   }
-   for (uint32_t q = 0; backward && q < n; q++) {
-      uint32_t next[2];
-      successors(code, n, q, next);
-      for (int k = 0; k < 2; k++)
-         first[next[k] + 1] += next[k] < n;
-   }
-   for (uint32_t q = 0; backward && q <= n; q++)
-      first[q + 1] += first[q];
-   for (uint32_t q = 0, *fill = todo; backward && q < n; q++) {   /* todo: fill cursors */
-      uint32_t next[2];
-      successors(code, n, q, next);
-      if (q == 0)
-         memcpy(fill, first, ((size_t)n + 1) * sizeof(uint32_t));
-      for (int k = 0; k < 2; k++) {
-         if (next[k] < n)
-            pred[fill[next[k]]++] = q;
-      }
-   }
+   uint32_t *todo = malloc(((size_t)n + 1) * sizeof(uint32_t)), *first = NULL, *pred = NULL;
+   bool ok = seen && todo && (!backward || predecessors(code, n, &first, &pred));
    uint32_t count = 0;
-   todo[count++] = pc, hw_bit_set(seen, pc);
-   while (count) {
+   if (ok)
+      todo[count++] = pc, hw_bit_set(seen, pc);
+   while (count) {   /* each pc is pushed once: todo has room */
       uint32_t at = todo[--count], next[2];
       successors(code, n, at, next);
       uint32_t lo = backward ? first[at] : 0, hi = backward ? first[at + 1] : 2;
@@ -2844,7 +2853,9 @@ static uint64_t *reach(const struct hw_dinst *code, uint32_t n, uint32_t pc, boo
       }
    }
    free(todo), free(first), free(pred);
-   return seen;
+   if (!ok)
+      free(seen);
+   return ok ? seen : NULL;
 }
 
 /* Whether vector register r may change between a warp's visits of pc: an
