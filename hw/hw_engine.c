@@ -725,7 +725,6 @@ static bool front_end(struct hw_engine *e, struct hw_channel *ch)
       if (r != STEP_DONE)
          break;
       STORE(ch->packets, LOAD(ch->packets) + 1);
-      STORE(e->packets, LOAD(e->packets) + 1);
       hw_inject_delay(&e->delay, &e->rng);
       progress = true;
    }

@@ -66,8 +66,8 @@ struct hw_warp {
    struct hw_mask_entry *stack;
    int32_t *lane_mask;              /* [W]: -1 where exec is set, for blends */
    /* Tile kinds compiled blocks found for this warp at the program's
-    * cached tile sites (hw_jit.c, emit_tile_kinds: registers nothing
-    * reachable from the block writes): bit s of tile_known says
+    * cached tile sites (hw_jit.c, plan_tiles: registers nothing on the way
+    * from the block back to it writes): bit s of tile_known says
     * tile_cache[s] holds one. Cleared as the warp starts a CTA. */
    uint8_t tile_known;
    uint8_t tile_cache[HW_TILE_SITES];

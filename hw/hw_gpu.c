@@ -271,12 +271,12 @@ void hw_doorbell(struct hw_gpu *gpu, uint32_t channel)
 
 /* ---- the completion interrupt ---------------------------------------------- */
 
+#define RELAXED(x) atomic_load_explicit(&(x), memory_order_relaxed)
+
 /* Writers have stored their value (release) before calling this. The
  * sequence bump and the waiter check are ordered by seq_cst: a waiter that
  * registered before our check is woken; one that registers after it will
  * see the new value when it re-checks. */
-#define RELAXED(x) atomic_load_explicit(&(x), memory_order_relaxed)
-
 static void raise_interrupt(struct hw_gpu *gpu, struct hw_engine *by)
 {
    if (by)   /* its own counter: no second locked add per release */
@@ -332,11 +332,13 @@ static bool wait_done(struct hw_gpu *gpu, const struct hw_wait_item *items, uint
    return all ? n == count : n > 0;
 }
 
-/* Packets the engines have decoded so far. */
+/* Packets the engines have decoded so far: their channels' counts. */
 static uint64_t packets_decoded(struct hw_gpu *gpu)
 {
-   return atomic_load_explicit(&gpu->cp.packets, memory_order_relaxed) +
-          atomic_load_explicit(&gpu->dma.packets, memory_order_relaxed);
+   uint64_t n = 0;
+   for (uint32_t i = 0; i < gpu->channel_count; i++)
+      n += RELAXED(gpu->channels[i].packets);
+   return n;
 }
 
 enum hw_wait_result hw_wait(struct hw_gpu *gpu, const struct hw_wait_item *items, uint32_t count,
@@ -401,7 +403,6 @@ const char *hw_gpu_fault_report(const struct hw_gpu *gpu)
 {
    return hw_gpu_is_lost(gpu) ? gpu->fault_report : NULL;
 }
-
 
 size_t hw_channel_describe(struct hw_channel *ch, char *buf, size_t size)
 {

@@ -136,8 +136,8 @@ struct hw_engine {
    /* Its own counters: one writer (the engine's thread), so no locked
     * read-modify-write, and a line of their own (doorbells bump wake_seq):
     * two locked adds per packet were a sixth of the command processor's
-    * time in bench_submit tput_1. */
-   _Alignas(64) _Atomic uint64_t ring_fetches, packets, interrupts;
+    * time in bench_submit tput_1. (Packets: the channels' own counts.) */
+   _Alignas(64) _Atomic uint64_t ring_fetches, interrupts;
 };
 
 /* ---- Execution units (hw_eu.c) ------------------------------------------------ */

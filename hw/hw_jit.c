@@ -273,6 +273,13 @@ static int konst(struct alloc *a, enum konst_kind kind, uint32_t value)
    return YMM_HELD - 1 - (int)a->nk++;
 }
 
+/* An empty assignment: no register held. */
+static void fresh_alloc(struct alloc *a)
+{
+   memset(a, 0, sizeof(*a));
+   memset(a->vreg, -1, sizeof(a->vreg));
+}
+
 static int vreg(struct alloc *a, uint32_t r, bool write)
 {
    if (a->vreg[r] < 0) {
@@ -819,7 +826,7 @@ static struct seg *open_seg(struct plan *p, enum seg_kind kind, uint32_t pc)
 {
    struct seg *g = &p->seg[p->count++];
    memset(g, 0, sizeof(*g));
-   memset(g->a.vreg, -1, sizeof(g->a.vreg));
+   fresh_alloc(&g->a);
    g->first = p->len;
    g->pc = pc;
    g->kind = kind;
@@ -1117,25 +1124,39 @@ static void move_vregs(struct emit *e, const struct alloc *a, const uint64_t *wh
  * live after the segment (its next instruction's: liveness). The chunks are
  * unrolled: a short segment then costs no loop, and each chunk's registers
  * are constant displacements from rdi. */
+/* *stored = what a run that wrote `written` must store: the registers live
+ * at end, its next instruction (liveness; all of them without it). */
+static void live_stores(const struct emit *e, const uint64_t *written, uint32_t end,
+                        uint64_t *stored)
+{
+   const uint64_t *after = e->live ? &e->live[end * VWORDS] : NULL;
+   for (uint32_t i = 0; i < VWORDS; i++)
+      stored[i] = written[i] & (after ? after[i] : UINT64_MAX);
+}
+
+/* Chunk c of the vector instructions at pc..pc+len, their registers
+ * assigned again instruction by instruction into *a (assign() is
+ * deterministic: the run's planned assignment). */
+static void replay(struct emit *e, const struct hw_dinst *code, uint32_t pc, uint32_t len,
+                   struct alloc *a, uint32_t c)
+{
+   for (uint32_t i = pc; i < pc + len; i++) {
+      struct ops o;
+      if (assign(a, &code[i].in, &o) && shape_of(&code[i].in) != SUNI)
+         emit_inst(e, &code[i].in, &o, c);
+   }
+}
+
 static void emit_alu(struct emit *e, const struct hw_dinst *code, const struct seg *g, uint32_t w)
 {
    emit_prologue(e, code, g->pc, g->len, &g->a, w);
    uint64_t stored[VWORDS];   /* what it writes that is live after it */
-   const uint64_t *after = e->live ? &e->live[(g->pc + g->len) * VWORDS] : NULL;
-   for (uint32_t i = 0; i < VWORDS; i++)
-      stored[i] = g->a.written[i] & (after ? after[i] : UINT64_MAX);
+   live_stores(e, g->a.written, g->pc + g->len, stored);
    for (uint32_t c = 0; g->a.vector && c < w / 8; c++) {
       move_vregs(e, &g->a, g->a.live_in, w, c, false);
-      /* The same assignment again, instruction by instruction, for the
-       * operands' registers (assign() is deterministic). */
       struct alloc a;
-      memset(&a, 0, sizeof(a));
-      memset(a.vreg, -1, sizeof(a.vreg));
-      for (uint32_t pc = g->pc; pc < g->pc + g->len; pc++) {
-         struct ops o;
-         if (assign(&a, &code[pc].in, &o) && shape_of(&code[pc].in) != SUNI)
-            emit_inst(e, &code[pc].in, &o, c);
-      }
+      fresh_alloc(&a);
+      replay(e, code, g->pc, g->len, &a, c);
       move_vregs(e, &g->a, stored, w, c, true);
    }
 }
@@ -1341,11 +1362,13 @@ static void prefetch_delta(struct emit *e, uint32_t k, uint32_t w)
    put(e, (const uint8_t[]){0x49, 0xc1, 0xe3, prefetch_shift(e, w)}, 4);   /* shl r11 */
 }
 
-/* prefetchw or prefetcht0 [r11 + off]. */
-static void prefetch_at(struct emit *e, int32_t off, bool store)
+/* prefetchw or prefetcht0 [base + off] (rcx or r11). */
+static void prefetch_at(struct emit *e, int base, int32_t off, bool store)
 {
-   byte(e, 0x41), byte(e, 0x0f), byte(e, store ? 0x0d : 0x18);
-   modrm(e, 1, M(R11, off));
+   if (base & 8)
+      byte(e, 0x41);
+   byte(e, 0x0f), byte(e, store ? 0x0d : 0x18);
+   modrm(e, 1, M(base, off));
 }
 
 /* Prefetches what the access at rax (host address, 4 * w bytes; a store
@@ -1359,7 +1382,7 @@ static void emit_prefetch(struct emit *e, uint32_t k, uint32_t w, bool store)
    prefetch_delta(e, k, w);
    put(e, (const uint8_t[]){0x49, 0x01, 0xc3}, 3);      /* add r11, rax */
    for (uint32_t off = 0; off < 4 * w; off += 64)
-      prefetch_at(e, (int32_t)off, store);
+      prefetch_at(e, R11, (int32_t)off, store);
 }
 
 /* ymm2 &= lane l of the register at [rdi + at] equals lane 0's + 4 * l
@@ -1553,7 +1576,7 @@ static void emit_chunk_prefetch(struct emit *e, uint32_t k, uint32_t w, bool sto
    for (uint32_t c = 0; c < w / 8; c++) {
       byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, chunk_slot(c));   /* mov rcx, [chunk c] */
       byte(e, 0x4c), byte(e, 0x01), byte(e, 0xd9);                /* add rcx, r11 */
-      byte(e, 0x0f), byte(e, store ? 0x0d : 0x18), modrm(e, 1, M(RCX, 0));
+      prefetch_at(e, RCX, 0, store);
    }
 }
 
@@ -1849,7 +1872,7 @@ static bool plan_fused(const struct emit *e, const struct hw_dinst *code, const 
                        uint32_t k, struct fused *f)
 {
    memset(f, 0, sizeof(*f));
-   memset(f->a.vreg, -1, sizeof(f->a.vreg));
+   fresh_alloc(&f->a);
    bool loads = false, alu = false;
    for (f->end = k; f->end < p->count && fusable(e, p, f->end); f->end++) {
       const struct seg *g = &p->seg[f->end];
@@ -1888,16 +1911,13 @@ static void emit_fused_variant(struct emit *e, const struct hw_dinst *code, cons
    uint32_t pc = p->seg[k].pc, end = p->seg[f->end - 1].pc + p->seg[f->end - 1].len;
    emit_prologue(e, code, pc, end - pc, &f->a, w);
    uint64_t stored[VWORDS];
-   const uint64_t *after = e->live ? &e->live[end * VWORDS] : NULL;
-   for (uint32_t i = 0; i < VWORDS; i++)
-      stored[i] = f->a.written[i] & (after ? after[i] : UINT64_MAX);
+   live_stores(e, f->a.written, end, stored);
    byte(e, 0x4c), byte(e, 0x8b), modrm(e, 1, M(RDX, (int32_t)offsetof(struct hw_cta, shared)));
    for (uint32_t c = 0; c < w / 8; c++) {
       fused_addresses(e, f, w, c);
       move_vregs(e, &f->a, f->a.live_in, w, c, false);
-      struct alloc a;   /* the same assignment again (see emit_alu) */
-      memset(&a, 0, sizeof(a));
-      memset(a.vreg, -1, sizeof(a.vreg));
+      struct alloc a;   /* the same assignment again (replay) */
+      fresh_alloc(&a);
       for (uint32_t j = k; j < f->end; j++) {
          const struct seg *g = &p->seg[j];
          if (g->kind == SEG_BLOCK) {
@@ -1909,11 +1929,7 @@ static void emit_fused_variant(struct emit *e, const struct hw_dinst *code, cons
                M(R10 + (int)s, (int32_t)in->imm));
             continue;
          }
-         for (uint32_t i = g->pc; i < g->pc + g->len; i++) {
-            struct ops o;
-            if (assign(&a, &code[i].in, &o) && shape_of(&code[i].in) != SUNI)
-               emit_inst(e, &code[i].in, &o, c);
-         }
+         replay(e, code, g->pc, g->len, &a, c);
       }
       move_vregs(e, &f->a, stored, w, c, true);
    }
