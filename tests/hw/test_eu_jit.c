@@ -718,6 +718,31 @@ static void test_selections_in_blocks(void)
    same_faults("selection past the mask stack", lines, &jit, &ref);
 }
 
+/* Runs text on both GPUs of a pair (init_pair; g = 0 compiles, g = 1
+ * interprets): grid CTAs of size invocations with shared_bytes, the root
+ * table one buffer of count words (zeroed), whose words end in got[g],
+ * and the counters in st[g] unless st is NULL. */
+static void run_pair(const char *what, const char *text, uint32_t grid, uint32_t size,
+                     uint32_t shared_bytes, uint32_t count, uint32_t *const got[2],
+                     struct hw_gpu_stats *st)
+{
+   struct eut gpus[2];
+   init_pair(&gpus[0], &gpus[1]);
+   for (int g = 0; g < 2; g++) {
+      struct eut *t = &gpus[g];
+      uint64_t out = eut_alloc(t, 4ull * count, 64);
+      eut_run(t, &(struct eut_launch){.program = eut_program(t, text), .grid = {grid},
+                                      .size = {size}, .shared_bytes = shared_bytes,
+                                      .root = eut_root(t, &out, 1)},
+              what);
+      memcpy(got[g], eut_ptr(t, out), 4ull * count);
+      if (st)
+         st[g] = stats_of(t);
+   }
+   eut_fini(&gpus[0]);
+   eut_fini(&gpus[1]);
+}
+
 /*
  * A block need not store a register that no lane's own path reads again,
  * but a SHFL reads other lanes' registers: here the lower half of each
@@ -730,38 +755,28 @@ static void test_shuffle_of_dead_register(void)
    enum { SIZE = 128 };
    for (int wi = 0; wi < 4; wi++) {
       uint32_t w = eut_widths[wi];
-      struct eut gpus[2];
-      init_pair(&gpus[0], &gpus[1]);
-      uint32_t got[2][SIZE];
-      for (int g = 0; g < 2; g++) {
-         struct eut *t = &gpus[g];
-         uint64_t out = eut_alloc(t, 4 * SIZE, 64);
-         uint64_t root[1] = {out};
-         uint64_t prog = eut_programf(t, ".warp %u\n"
-                                         "ldr.b64 u0 +0\n"
-                                         "s2r.lane_id v0\ns2r.local_index v6\n"
-                                         "iadd v1, v0, #100\nmov v3, #0\n"
-                                         "icmp.lt_u v2, v0, #%u\n"
-                                         "if _, v2 @e\n"
-                                         "   mov v1, #7\n"
-                                         "   mov v4, #%u\n"
-                                         "   shfl.xor v3, v1, v4\n"
-                                         "e: endif\n"
-                                         "mov v1, #0\n"
-                                         "shl v5, v6, #2\nzext64 v8, v5\niadd64 v8, v8, u0\n"
-                                         "stg.b32 _, v8, v3\nexit\n", w, w / 2, w / 2);
-         eut_run(t, &(struct eut_launch){.program = prog, .grid = {1}, .size = {SIZE},
-                                         .root = eut_root(t, root, 1)},
-                 "shuffle of a dead register");
-         memcpy(got[g], eut_ptr(t, out), sizeof(got[g]));
-      }
+      char text[1024];
+      snprintf(text, sizeof(text), ".warp %u\n"
+                                   "ldr.b64 u0 +0\n"
+                                   "s2r.lane_id v0\ns2r.local_index v6\n"
+                                   "iadd v1, v0, #100\nmov v3, #0\n"
+                                   "icmp.lt_u v2, v0, #%u\n"
+                                   "if _, v2 @e\n"
+                                   "   mov v1, #7\n"
+                                   "   mov v4, #%u\n"
+                                   "   shfl.xor v3, v1, v4\n"
+                                   "e: endif\n"
+                                   "mov v1, #0\n"
+                                   "shl v5, v6, #2\nzext64 v8, v5\niadd64 v8, v8, u0\n"
+                                   "stg.b32 _, v8, v3\nexit\n", w, w / 2, w / 2);
+      static uint32_t got[2][SIZE];
+      run_pair("shuffle of a dead register", text, 1, SIZE, 0, SIZE,
+               (uint32_t *const[2]){got[0], got[1]}, NULL);
       uint32_t bad = 0;
       for (uint32_t i = 0; i < SIZE; i++)
          bad += got[0][i] != got[1][i];
       HWT_CHECK(!bad, "W=%u: %u results differ from the interpreter's (lane 0: 0x%x, "
                 "interpreter 0x%x)", w, bad, got[0][0], got[1][0]);
-      eut_fini(&gpus[0]);
-      eut_fini(&gpus[1]);
    }
 }
 
@@ -784,41 +799,34 @@ static void test_exits_in_blocks(void)
    for (int wi = 0; wi < 4; wi++) {
       uint32_t w = eut_widths[wi];
       const uint32_t sizes[2] = {8 * w, 8 * w - w / 2};
+      char text[1024];
+      snprintf(text, sizeof(text), ".warp %u\n"
+                                   "ldr.b64 u0 +0\n"
+                                   "s2r.warp_id u2\nicmp.eq u3, u2, #1\n"
+                                   "bra_u _, u3 @early\n"
+                                   "bar\n"
+                                   "s2r.local_index v0\ns2r.group_id_x u8\n"
+                                   "s2r.group_size_x u9\nimad v1, u8, u9, v0\n"
+                                   "shl v2, v1, #2\nzext64 v4, v2\n"
+                                   "iadd64 v4, v4, u0\nstg.b32 _, v4, v1\n"
+                                   "exit\n"
+                                   "early: s2r.local_index v0\n"
+                                   "s2r.group_id_x u8\ns2r.group_size_x u9\n"
+                                   "imad v1, u8, u9, v0\nshl v2, v1, #2\n"
+                                   "zext64 v4, v2\niadd64 v4, v4, u0\n"
+                                   "iadd v1, v1, #7\nstg.b32 _, v4, v1\n"
+                                   "exit\n", w);
       for (int si = 0; si < 2; si++) {
          uint32_t size = sizes[si], count = size * CTAS;
-         struct eut gpus[2];
-         init_pair(&gpus[0], &gpus[1]);
+         static uint32_t got[2][8 * 64 * CTAS];
          struct hw_gpu_stats st[2];
+         run_pair("exits", text, CTAS, size, 0, count, (uint32_t *const[2]){got[0], got[1]}, st);
          for (int g = 0; g < 2; g++) {
-            struct eut *t = &gpus[g];
-            uint64_t out = eut_alloc(t, 4 * count, 64);
-            uint64_t root[1] = {out};
-            uint64_t prog = eut_programf(t, ".warp %u\n"
-                                            "ldr.b64 u0 +0\n"
-                                            "s2r.warp_id u2\nicmp.eq u3, u2, #1\n"
-                                            "bra_u _, u3 @early\n"
-                                            "bar\n"
-                                            "s2r.local_index v0\ns2r.group_id_x u8\n"
-                                            "s2r.group_size_x u9\nimad v1, u8, u9, v0\n"
-                                            "shl v2, v1, #2\nzext64 v4, v2\n"
-                                            "iadd64 v4, v4, u0\nstg.b32 _, v4, v1\n"
-                                            "exit\n"
-                                            "early: s2r.local_index v0\n"
-                                            "s2r.group_id_x u8\ns2r.group_size_x u9\n"
-                                            "imad v1, u8, u9, v0\nshl v2, v1, #2\n"
-                                            "zext64 v4, v2\niadd64 v4, v4, u0\n"
-                                            "iadd v1, v1, #7\nstg.b32 _, v4, v1\n"
-                                            "exit\n", w);
-            eut_run(t, &(struct eut_launch){.program = prog, .grid = {CTAS}, .size = {size},
-                                            .root = eut_root(t, root, 1)},
-                    "exits");
-            const uint32_t *y = eut_ptr(t, out);
             uint32_t bad = 0;
             for (uint32_t i = 0; i < count; i++)
-               bad += y[i] != ((i % size) / w == 1 ? i + 7 : i);
+               bad += got[g][i] != ((i % size) / w == 1 ? i + 7 : i);
             HWT_CHECK(!bad, "W=%u, %u invocations%s: %u results wrong", w, size,
                       g ? " (interpreted)" : "", bad);
-            st[g] = stats_of(t);
          }
          HWT_CHECK(st[0].warp_instructions == st[1].warp_instructions,
                    "W=%u, %u invocations: %llu instructions counted, the interpreter counts "
@@ -830,8 +838,6 @@ static void test_exits_in_blocks(void)
           * its 5 instructions to the BAR and 9 after it interpreted. */
          uint64_t interpreted = CTAS * (si ? 1 + 5 + 9 : 1 + 1 + 1);
          check_interpreted(&st[0], interpreted, w, size);
-         eut_fini(&gpus[0]);
-         eut_fini(&gpus[1]);
       }
    }
 }
@@ -1003,29 +1009,24 @@ static void test_loop_indices(void)
 /* Runs text (W=w, 2 CTAs of 256, 1 KiB of shared memory, root table: the
  * output's VA) compiled and interpreted: each invocation's output word is
  * the same. */
-static void same_output_as_interpreted(const char *what, uint32_t w, const char *text)
+enum { OUT_SIZE = 256, OUT_CTAS = 2, OUT_COUNT = OUT_SIZE * OUT_CTAS };
+
+/* The outputs of a run_pair of 2 CTAs of 256 agree. */
+static void outputs_agree(const char *what, uint32_t w, uint32_t (*got)[OUT_COUNT])
 {
-   enum { SIZE = 256, CTAS = 2, COUNT = SIZE * CTAS };
-   static uint32_t got[2][COUNT];
-   for (int g = 0; g < 2; g++) {
-      struct eut gpus[2];
-      init_pair(&gpus[0], &gpus[1]);
-      struct eut *t = &gpus[g];
-      uint64_t out = eut_alloc(t, 4 * COUNT, 64);
-      uint64_t root[1] = {out};
-      eut_run(t, &(struct eut_launch){.program = eut_program(t, text), .grid = {CTAS},
-                                      .size = {SIZE}, .shared_bytes = 4 * SIZE,
-                                      .root = eut_root(t, root, 1)},
-              what);
-      memcpy(got[g], eut_ptr(t, out), sizeof(got[g]));
-      eut_fini(&gpus[0]);
-      eut_fini(&gpus[1]);
-   }
    uint32_t bad = 0;
-   for (uint32_t i = 0; i < COUNT; i++)
+   for (uint32_t i = 0; i < OUT_COUNT; i++)
       bad += got[0][i] != got[1][i];
    HWT_CHECK(!bad, "W=%u, %s: %u outputs differ from the interpreter's (first: 0x%x, "
              "interpreter 0x%x)", w, what, bad, got[0][0], got[1][0]);
+}
+
+static void same_output_as_interpreted(const char *what, uint32_t w, const char *text)
+{
+   static uint32_t got[2][OUT_COUNT];
+   run_pair(what, text, OUT_CTAS, OUT_SIZE, 4 * OUT_SIZE, OUT_COUNT,
+            (uint32_t *const[2]){got[0], got[1]}, NULL);
+   outputs_agree(what, w, got);
 }
 
 /*
@@ -1093,27 +1094,17 @@ static void test_tile_kinds_per_warp(void)
  * counted (a warp run again after it exited would add some). */
 static void same_counts_as_interpreted(const char *what, uint32_t w, const char *text)
 {
-   same_output_as_interpreted(what, w, text);
-   struct eut gpus[2];
-   init_pair(&gpus[0], &gpus[1]);
+   static uint32_t got[2][OUT_COUNT];
    struct hw_gpu_stats st[2];
-   for (int g = 0; g < 2; g++) {
-      struct eut *t = &gpus[g];
-      uint64_t out = eut_alloc(t, 4 * 512, 64);
-      eut_run(t, &(struct eut_launch){.program = eut_program(t, text), .grid = {2},
-                                      .size = {256}, .shared_bytes = 4 * 256,
-                                      .root = eut_root(t, &out, 1)},
-              what);
-      st[g] = stats_of(t);
-   }
+   run_pair(what, text, OUT_CTAS, OUT_SIZE, 4 * OUT_SIZE, OUT_COUNT,
+            (uint32_t *const[2]){got[0], got[1]}, st);
+   outputs_agree(what, w, got);
    HWT_CHECK(st[0].warp_instructions == st[1].warp_instructions &&
              st[0].barrier_waits == st[1].barrier_waits,
              "W=%u, %s: %llu instructions and %llu barrier waits counted, the interpreter "
              "counts %llu and %llu", w, what, (unsigned long long)st[0].warp_instructions,
              (unsigned long long)st[0].barrier_waits, (unsigned long long)st[1].warp_instructions,
              (unsigned long long)st[1].barrier_waits);
-   eut_fini(&gpus[0]);
-   eut_fini(&gpus[1]);
 }
 
 /*
