@@ -224,8 +224,9 @@ static struct hw_program *decode(struct hw_gpu *gpu, uint64_t va, uint64_t id, c
    p->code[h->inst_count] = (struct hw_dinst){labels[ISA_OP_EXIT], exit, NULL};
    if (gpu->eu.jit) {
       uint32_t blocks;
-      p->jit = hw_jit_compile(p->code, h->inst_count, h->warp_width, labels[HW_LABEL_JIT],
-                              gpu->eu.jit_perf_map, id, &blocks);
+      p->jit = hw_jit_compile(p->code, h->inst_count, straight_prefix(code, h->inst_count),
+                              h->warp_width, labels[HW_LABEL_JIT], gpu->eu.jit_perf_map, id,
+                              &blocks);
       atomic_fetch_add_explicit(&gpu->eu.jit_blocks, blocks, memory_order_relaxed);
    }
    if (h->line_count)

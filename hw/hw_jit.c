@@ -55,7 +55,7 @@ bool hw_jit_supported(void)
 #define MAX_INDICES 4u /* a loop's indices whose stride a block checks at its entry */
 #define MAX_TILES 4u   /* invariant LDS address registers a block checks at its entry */
 /* What is known of a pair's high halves (struct lanes hi, struct emit hi_known). */
-enum { HI_LANES = -1, HI_UNIFORM = -2, HI_ENDS = -3 };
+enum { HI_LANES = -1, HI_UNIFORM = -2, HI_ENDS = -3, HI_CHUNK_ENDS = -4 };
 
 struct emit {
    uint8_t *b;
@@ -85,6 +85,15 @@ struct emit {
    bool consecutive[MAX_SEGS];
    int64_t stride[MAX_SEGS];
    int16_t hi_known[MAX_SEGS];
+   /* Per segment: its access is not known consecutive as a whole but is
+    * in each chunk of 8 lanes, with high halves chunk_hi (struct lanes):
+    * emit_known_chunks. */
+   bool chunks[MAX_SEGS];
+   int8_t chunk_hi[MAX_SEGS];
+   /* The program's straight prefix (hw_jit_compile) and what it leaves
+    * known of the registers' lanes (prefix_facts), or NULL. */
+   uint32_t prefix;
+   const struct lanes *prefix_lanes;
    /* The same where the block's loop indices have lane stride 1 (checked
     * at its entry into cta->indexed: plan_strides, emit_indexed). */
    bool consecutive_x[MAX_SEGS];
@@ -402,11 +411,15 @@ struct ops {
 };
 
 /* A shift by an immediate count: vpslld, vpsrld or vpsrad with the count
- * in the instruction (no ymm for it). */
+ * in the instruction (no ymm for it); so is IMUL's or IMAD's product by an
+ * immediate power of two (an index * 4: vpmulld takes 10 cycles). */
 static bool imm_shift(const struct isa_inst *in)
 {
-   return (in->op == ISA_OP_SHL || in->op == ISA_OP_SHR_U || in->op == ISA_OP_SHR_S) &&
-          isa_opnd_kind(in->b) == ISA_OPND_IMM;
+   if (isa_opnd_kind(in->b) != ISA_OPND_IMM)
+      return false;
+   if (in->op == ISA_OP_IMUL || in->op == ISA_OP_IMAD)
+      return in->imm && !(in->imm & (in->imm - 1));
+   return in->op == ISA_OP_SHL || in->op == ISA_OP_SHR_U || in->op == ISA_OP_SHR_S;
 }
 
 /* Assigns registers to an instruction's operands (sources first, so a
@@ -531,13 +544,21 @@ static void emit_inst(struct emit *e, const struct isa_inst *in, const struct op
    case ISA_OP_MOV: mov_ymm(e, d, a); break;
    case ISA_OP_IADD: v3(e, VPADDD, d, a, R(b)); break;
    case ISA_OP_ISUB: v3(e, VPSUBD, d, a, R(b)); break;
-   case ISA_OP_IMUL: v3(e, VPMULLD, d, a, R(b)); break;
+   case ISA_OP_IMUL:
+      if (imm_shift(in))   /* vpslld /6 */
+         shift_imm(e, 6, d, a, (uint8_t)__builtin_ctz(in->imm));
+      else
+         v3(e, VPMULLD, d, a, R(b));
+      break;
    case ISA_OP_IMAD:
       if (o->product) {
          v3(e, VPADDD, d, a, R(c));
          break;
       }
-      v3(e, VPMULLD, S0, a, R(b));
+      if (imm_shift(in))
+         shift_imm(e, 6, S0, a, (uint8_t)__builtin_ctz(in->imm));
+      else
+         v3(e, VPMULLD, S0, a, R(b));
       v3(e, VPADDD, d, S0, R(c));
       break;
    case ISA_OP_INEG:
@@ -1408,7 +1429,8 @@ static void emit_lanes_match(struct emit *e, int32_t at, int y, uint32_t w, bool
 static void emit_shared_host(struct emit *e, const struct isa_inst *in, uint32_t size,
                              size_t fail[2])
 {
-   byte(e, 0x05), dword(e, in->imm);                     /* add eax, imm: rax = offset */
+   if (in->imm)   /* eax was loaded by a 32-bit mov: rax = the offset already */
+      byte(e, 0x05), dword(e, in->imm);                  /* add eax, imm: rax = offset */
    byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
    fail[0] = jump_fwd(e, 0x85);                          /* jnz: misaligned */
    emit_shared_bytes(e);
@@ -1434,7 +1456,8 @@ static void emit_global_host(struct emit *e, const struct isa_inst *in, int32_t 
    byte(e, 0x8b), modrm(e, RCX, M(RDI, hi));             /* mov ecx, its high half */
    byte(e, 0x48), byte(e, 0xc1), byte(e, 0xe1), byte(e, 32);   /* shl rcx, 32 */
    byte(e, 0x48), byte(e, 0x09), byte(e, 0xc8);          /* or rax, rcx */
-   byte(e, 0x48), byte(e, 0x05), dword(e, in->imm);      /* add rax, sign-extended imm */
+   if (in->imm)
+      byte(e, 0x48), byte(e, 0x05), dword(e, in->imm);   /* add rax, sign-extended imm */
    byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
    fail[1] = jump_fwd(e, 0x85);                          /* jnz: misaligned */
    emit_check(e, size, &fail[2], slot);
@@ -1580,6 +1603,32 @@ static void emit_chunk_prefetch(struct emit *e, uint32_t k, uint32_t w, bool sto
    }
 }
 
+/* The copies of an access chunk by chunk, each chunk's host address in
+ * its slot (chunk_address); unless every chunk is known consecutive, a
+ * load's slot with bit 0 set is one address, broadcast. */
+static void chunk_copies(struct emit *e, const struct isa_inst *in, uint32_t w, bool consecutive)
+{
+   bool load = in->op == ISA_OP_LDG;
+   int32_t reg = (int32_t)(isa_opnd_index(load ? in->dst : in->b) * w * 4);
+   for (uint32_t c = 0; c < w / 8; c++) {
+      int32_t off = reg + (int32_t)(32 * c);
+      byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, chunk_slot(c));   /* mov rax, [slot] */
+      if (!load || consecutive) {
+         v2(e, VMOVDQU_LOAD, 0, load ? M(RAX, 0) : M(RDI, off));
+         v2(e, VMOVDQU_STORE, 0, load ? M(RDI, off) : M(RAX, 0));
+         continue;
+      }
+      byte(e, 0xa8), byte(e, 1);                         /* test al, 1 */
+      size_t one = jump_fwd(e, 0x85);                    /* jnz: one address */
+      v2(e, VMOVDQU_LOAD, 0, M(RAX, 0));
+      size_t loaded = jump_fwd(e, 0);
+      patch(e, one);
+      v2(e, VPBROADCASTD, 0, M(RAX, -1));
+      patch(e, loaded);
+      v2(e, VMOVDQU_STORE, 0, M(RDI, off));
+   }
+}
+
 /*
  * A full warp's access that is not consecutive as a whole but is in each
  * chunk of 8 lanes: a tile's rows, or (LDG) one address per chunk,
@@ -1623,24 +1672,32 @@ static void emit_chunked(struct emit *e, const struct isa_inst *in, uint32_t w, 
    }
    if (slot >= 0)
       emit_chunk_prefetch(e, (uint32_t)slot, w, in->op == ISA_OP_STG);
-   int32_t reg = (int32_t)(isa_opnd_index(load ? in->dst : in->b) * w * 4);
+   chunk_copies(e, in, w, false);
+}
+
+/* A global access plan_strides knows consecutive in each chunk of 8 lanes
+ * but not as a whole (e->chunks: a 16-wide workgroup's rows of a matrix),
+ * its high halves all one in a chunk (chunk_hi HI_UNIFORM) or wherever
+ * the chunk's first and last lanes' agree: as emit_chunked, without its
+ * lane-by-lane checks. Every chunk is checked before any is done; a
+ * failing check jumps to *j. */
+static void emit_known_chunks(struct emit *e, const struct isa_inst *in, uint32_t w, int slot,
+                              struct jumps *j)
+{
+   int32_t a = (int32_t)(isa_opnd_index(in->a) * w * 4);
    for (uint32_t c = 0; c < w / 8; c++) {
-      int32_t off = reg + (int32_t)(32 * c);
-      byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, chunk_slot(c));   /* mov rax, [slot] */
-      if (!load) {
-         v2(e, VMOVDQU_LOAD, 0, M(RDI, off));
-         v2(e, VMOVDQU_STORE, 0, M(RAX, 0));
-         continue;
+      int32_t lo = a + (int32_t)(32 * c), hi = lo + (int32_t)(w * 4);
+      if (e->chunk_hi[e->seg] != HI_UNIFORM) {
+         byte(e, 0x8b), modrm(e, RAX, M(RDI, hi));          /* mov eax, the first's */
+         byte(e, 0x3b), modrm(e, RAX, M(RDI, hi + 28));     /* cmp eax, the last's */
+         size_t differ = jump_fwd(e, 0x85);
+         add_jumps(e, j, &differ, 1);
       }
-      byte(e, 0xa8), byte(e, 1);                         /* test al, 1 */
-      size_t one = jump_fwd(e, 0x85);                    /* jnz: one address */
-      v2(e, VMOVDQU_LOAD, 0, M(RAX, 0));
-      size_t loaded = jump_fwd(e, 0);
-      patch(e, one);
-      v2(e, VPBROADCASTD, 0, M(RAX, -1));
-      patch(e, loaded);
-      v2(e, VMOVDQU_STORE, 0, M(RDI, off));
+      chunk_address(e, in, lo, hi, true, c, j);
    }
+   if (slot >= 0)
+      emit_chunk_prefetch(e, (uint32_t)slot, w, in->op == ISA_OP_STG);
+   chunk_copies(e, in, w, true);
 }
 
 /* vpgatherdd d, [rax + ymm idx * 1], mask (Intel SDM, VPGATHERDD: VSIB
@@ -2012,11 +2069,22 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
       byte(e, 0x48), byte(e, 0x85), byte(e, 0xc0);      /* test rax, rax */
       checked = jump_fwd(e, 0x85);                      /* jnz */
    }
+   int slot = global && e->strides < STRIDE_SLOTS ? (int)e->strides++ : -1;
+   size_t known = NONE_FAIL;   /* past the general path, from emit_known_chunks */
+   if (global && e->chunks[e->seg]) {
+      static _Thread_local struct jumps failed;   /* 1 KiB: not on the stack */
+      failed.count = 0;
+      emit_known_chunks(e, in, w, slot, &failed);
+      if (save)   /* mov qword [slot], 0: no one host address */
+         byte(e, 0x48), byte(e, 0xc7), modrm(e, 0, host_slot(save)), dword(e, 0);
+      known = jump_fwd(e, 0);
+      for (uint32_t k = 0; k < failed.count; k++)   /* the general path */
+         patch(e, failed.at[k]);
+   }
    emit_block_address(e, in, pc, w, fail);
    bool load = in->op == ISA_OP_LDG || in->op == ISA_OP_LDS;
    if (save)
       byte(e, 0x48), byte(e, 0x89), modrm(e, RAX, host_slot(save));   /* mov [slot], rax */
-   int slot = global && e->strides < STRIDE_SLOTS ? (int)e->strides++ : -1;
    if (slot >= 0)
       emit_prefetch(e, (uint32_t)slot, w, in->op == ISA_OP_STG);
    if (checked != NONE_FAIL)
@@ -2061,6 +2129,8 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
    emit_exit(e, i);
    patch(e, done[0]);
    patch(e, done[1]);
+   if (known != NONE_FAIL)
+      patch(e, known);
    if (gathered != NONE_FAIL)
       patch(e, gathered);
    for (int k = 0; k < 2; k++) {
@@ -2643,16 +2713,37 @@ static int64_t result_stride(const struct isa_inst *in, const int64_t *src)
  * 2^31, so that they wrap at most once. Where the sum's low halves do not
  * wrap (an access through it checks that), its carries are then 1 up to
  * some lane and 0 after it (a carry can only drop, where the summand's
- * low halves wrap): lanes 0 and W-1 agree only if all do. HI_LANES when
- * nothing is known. */
+ * low halves wrap): lanes 0 and W-1 agree only if all do. HI_CHUNK_ENDS:
+ * the same in each chunk of 8 lanes (its first and last agree only if all
+ * do, where its low halves do not wrap), from a summand whose low halves
+ * have cstride s, 0 <= 7 * s <= 2^31. HI_LANES when nothing is known.
+ * cstride[r]: the stride within each chunk (lane 8c + j holds lane 8c's +
+ * j * cstride, mod 2^32): a tile's row in a 16-wide workgroup (the local
+ * index & 15) is consecutive in every chunk, not across a warp of 32. */
 struct lanes {
    int64_t stride[ISA_MAX_VREGS];
+   int64_t cstride[ISA_MAX_VREGS];
+   uint8_t aligned[ISA_MAX_VREGS];
    int8_t hi[ISA_MAX_VREGS];
 };
 
+/* struct lanes aligned[r]: r has stride 1 and lane l holds l modulo W
+ * (ALIGN_WARP: the local index, whose warps start at multiples of W), or
+ * cstride 1 and lane 8c + j holds j modulo 8 (ALIGN_CHUNK). */
+enum { ALIGN_WARP = 1, ALIGN_CHUNK = 2 };
+
+/* Everything unknown. */
+static void unknown_lanes(struct lanes *l)
+{
+   for (uint32_t r = 0; r < ISA_MAX_VREGS; r++)
+      l->stride[r] = l->cstride[r] = NO_STRIDE, l->aligned[r] = 0, l->hi[r] = HI_LANES;
+}
+
 /* Whether 64-bit sum a + b (pairs, or an immediate), from the sources'
- * lanes, has a high half struct lanes calls HI_ENDS. */
-static bool sum_high(const struct lanes *l, const struct isa_inst *in, uint32_t w)
+ * lanes (strides: l->stride or l->cstride), has a high half struct lanes
+ * calls HI_ENDS (over lanes W lanes) or HI_CHUNK_ENDS (8). */
+static bool sum_high(const struct lanes *l, const int64_t *strides, const struct isa_inst *in,
+                     uint32_t lanes)
 {
    const uint16_t ops[2] = {in->a, in->b};
    for (int k = 0; k < 2; k++) {
@@ -2660,12 +2751,36 @@ static bool sum_high(const struct lanes *l, const struct isa_inst *in, uint32_t 
       if (isa_opnd_kind(v) != ISA_OPND_VREG || isa_opnd_kind(u) == ISA_OPND_VREG)
          continue;
       uint32_t r = isa_opnd_index(v);
-      int64_t sv = l->stride[r];
+      int64_t sv = strides[r];
       if (r + 1 < ISA_MAX_VREGS && l->hi[r + 1] == HI_UNIFORM && sv >= 0 &&
-          sv * (int64_t)(w - 1) <= INT64_C(1) << 31)
+          sv * (int64_t)(lanes - 1) <= INT64_C(1) << 31)
          return true;
    }
    return false;
+}
+
+/* x & (2^k - 1) and x >> k (immediates) of a register aligned as struct
+ * lanes says: within a group of 2^k lanes or more whose first holds a
+ * multiple of the group's size, x & (2^k - 1) keeps stride 1 (it cannot
+ * wrap inside the group) and x >> k is one value. *lo and *clo (the
+ * result's stride and cstride) and *aligned are set where that applies. */
+static void masked_lanes(const struct isa_inst *in, const struct lanes *l, uint32_t w,
+                         int64_t *lo, int64_t *clo, uint8_t *aligned)
+{
+   bool and = in->op == ISA_OP_AND, shr = in->op == ISA_OP_SHR_U;
+   if (!(and || shr) || isa_opnd_kind(in->a) != ISA_OPND_VREG ||
+       isa_opnd_kind(in->b) != ISA_OPND_IMM || (shr && in->imm >= 32) ||
+       (and && (in->imm == 0 || (in->imm & (in->imm + 1)) != 0)))
+      return;
+   uint64_t span = and ? (uint64_t)in->imm + 1 : UINT64_C(1) << in->imm;
+   uint8_t al = l->aligned[isa_opnd_index(in->a)];
+   if ((al & ALIGN_WARP) && span >= w) {
+      *lo = *clo = and ? 1 : 0;
+      *aligned = and ? ALIGN_WARP | ALIGN_CHUNK : 0;
+   } else if ((al & ALIGN_CHUNK) && span >= 8) {
+      *clo = and ? 1 : 0;
+      *aligned = and ? ALIGN_CHUNK : 0;
+   }
 }
 
 /* The lanes of the vector registers an instruction writes (a pair's high
@@ -2676,32 +2791,46 @@ static void inst_lanes(const struct isa_inst *in, struct lanes *l, uint32_t w)
    if (isa_writes_dst(in))
       operand_vregs(in, 0, written);
    const uint16_t ops[3] = {in->a, in->b, in->c};
-   int64_t src[3];
+   int64_t src[3], csrc[3];
    bool uniform = in->op != ISA_OP_S2R;   /* every source uniform: so is the result */
    for (uint32_t k = 0; k < 3; k++) {
       src[k] = stride_of(l->stride, ops[k]);
+      csrc[k] = stride_of(l->cstride, ops[k]);
       uniform = uniform && (k >= isa_op_info[in->op].sources || src[k] == 0);
    }
    int64_t lo = uniform ? 0 : result_stride(in, src);
+   int64_t clo = uniform ? 0 : result_stride(in, csrc);
    int64_t hi = uniform || in->op == ISA_OP_ZEXT64 ? 0 : NO_STRIDE;
-   bool ends = in->op == ISA_OP_IADD64 && !uniform && sum_high(l, in, w);   /* sources' */
+   uint8_t aligned = 0;
+   if (in->op == ISA_OP_S2R)
+      aligned = lo == 1 ? ALIGN_WARP | ALIGN_CHUNK : 0;   /* lane and local index */
+   else if (in->op == ISA_OP_MOV && isa_opnd_kind(in->a) == ISA_OPND_VREG)
+      aligned = l->aligned[isa_opnd_index(in->a)];
+   else if (!uniform)
+      masked_lanes(in, l, w, &lo, &clo, &aligned);
+   bool sum = in->op == ISA_OP_IADD64 && !uniform;   /* the sources' lanes */
+   int8_t ends = sum && sum_high(l, l->stride, in, w)       ? HI_ENDS
+                 : sum && sum_high(l, l->cstride, in, 8) ? HI_CHUNK_ENDS
+                                                           : HI_LANES;
    /* A high half known by its low half's sum no longer is once that is
     * written. */
    for (uint32_t r = 0; r + 1 < ISA_MAX_VREGS; r++) {
-      if (hw_bit_test(written, r) && l->hi[r + 1] == HI_ENDS)
+      if (hw_bit_test(written, r) && (l->hi[r + 1] == HI_ENDS || l->hi[r + 1] == HI_CHUNK_ENDS))
          l->hi[r + 1] = HI_LANES;
    }
    uint32_t dst = UINT32_MAX;
    for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
       if (hw_bit_test(written, r)) {
          l->stride[r] = dst == UINT32_MAX ? lo : hi;   /* a pair's low half first */
+         l->cstride[r] = dst == UINT32_MAX ? clo : hi;
+         l->aligned[r] = dst == UINT32_MAX ? aligned : 0;
          l->hi[r] = uniform || (dst != UINT32_MAX && in->op == ISA_OP_ZEXT64) ? HI_UNIFORM
                                                                              : HI_LANES;
          dst = dst == UINT32_MAX ? r : dst;
       }
    }
-   if (ends && dst != UINT32_MAX && dst + 1 < ISA_MAX_VREGS)
-      l->hi[dst + 1] = HI_ENDS;
+   if (ends != HI_LANES && dst != UINT32_MAX && dst + 1 < ISA_MAX_VREGS)
+      l->hi[dst + 1] = ends;
 }
 
 /* *indices = the registers every write of which in the block adds a
@@ -2735,11 +2864,12 @@ static void loop_indices(const struct emit *e, const struct hw_dinst *code, cons
 
 /* One pass of the lane analysis over the block from `top` (what is known
  * at its top): the facts at each access into consecutive[], hi_known[]
- * and, unless NULL, strides[]. Registers written in the selection's body
+ * and, unless e is const (the pass with the loop's indices), e->stride,
+ * e->chunks and e->chunk_hi. Registers written in the selection's body
  * are not known after the ENDIF (the body may not have run). */
-static void strides_pass(const struct emit *e, const struct hw_dinst *code, const struct plan *p,
-                         uint32_t w, const struct lanes *top, bool *consecutive,
-                         int16_t *hi_known, int64_t *strides)
+static void strides_pass(const struct emit *e, struct emit *facts, const struct hw_dinst *code,
+                         const struct plan *p, uint32_t w, const struct lanes *top,
+                         bool *consecutive, int16_t *hi_known)
 {
    static _Thread_local struct lanes l;
    uint64_t body[VWORDS] = {0};
@@ -2747,18 +2877,26 @@ static void strides_pass(const struct emit *e, const struct hw_dinst *code, cons
    for (uint32_t k = 0; k < p->count; k++) {
       const struct seg *g = &p->seg[k];
       const struct isa_inst *in = &code[g->pc].in;
-      int64_t stride = g->kind == SEG_BLOCK ? stride_of(l.stride, in->a) : NO_STRIDE;
-      if (strides)
-         strides[k] = stride;
+      bool access = g->kind == SEG_BLOCK;
+      int64_t stride = access ? stride_of(l.stride, in->a) : NO_STRIDE;
+      int64_t cstride = access ? stride_of(l.cstride, in->a) : NO_STRIDE;
       consecutive[k] = stride == 4;
       uint32_t a = isa_opnd_index(in->a);
-      bool known = stride != NO_STRIDE && a + 1 < ISA_MAX_VREGS;
-      hi_known[k] = known ? l.hi[a + 1] : HI_LANES;
+      int8_t hi = a + 1 < ISA_MAX_VREGS ? l.hi[a + 1] : HI_LANES;
+      /* HI_CHUNK_ENDS says nothing of the whole warp */
+      hi_known[k] = stride != NO_STRIDE && hi != HI_CHUNK_ENDS ? hi : HI_LANES;
+      if (facts) {
+         facts->stride[k] = stride;
+         facts->chunks[k] = cstride == 4 && stride != 4 && hi != HI_LANES;
+         facts->chunk_hi[k] = hi;
+      }
       if (g->kind == SEG_ENDIF) {
          for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
-            bool forget = hw_bit_test(body, r) ||
-                          (l.hi[r] == HI_ENDS && r > 0 && hw_bit_test(body, r - 1));
+            bool sum = l.hi[r] == HI_ENDS || l.hi[r] == HI_CHUNK_ENDS;
+            bool forget = hw_bit_test(body, r) || (sum && r > 0 && hw_bit_test(body, r - 1));
             l.stride[r] = hw_bit_test(body, r) ? NO_STRIDE : l.stride[r];
+            l.cstride[r] = hw_bit_test(body, r) ? NO_STRIDE : l.cstride[r];
+            l.aligned[r] = hw_bit_test(body, r) ? 0 : l.aligned[r];
             l.hi[r] = forget ? HI_LANES : l.hi[r];
          }
       }
@@ -2768,6 +2906,58 @@ static void strides_pass(const struct emit *e, const struct hw_dinst *code, cons
             operand_vregs(&code[pc].in, 0, body);
       }
    }
+}
+
+static uint64_t *reach(const struct hw_dinst *code, uint32_t n, uint32_t pc, bool backward);
+
+/* *top = what is known of the registers' lanes at the block's top: for
+ * a block after the program's straight prefix, which every warp runs
+ * once with all its lanes before anything else (a block runs only for a
+ * full warp), the lanes the prefix leaves in the registers that no
+ * instruction on a way from its end to the block writes again (a 2D
+ * workgroup's row and column indices, computed before its loop); nothing
+ * of the others. A high half known by its pair's sum (HI_ENDS) needs the
+ * low half unwritten too. */
+static void prefix_facts(const struct emit *e, const struct hw_dinst *code, const struct plan *p,
+                         struct lanes *top)
+{
+   unknown_lanes(top);
+   bool accesses = false;
+   for (uint32_t k = 0; k < p->count; k++)
+      accesses = accesses || p->seg[k].kind == SEG_BLOCK;
+   uint64_t *to = accesses && e->prefix_lanes && e->start >= e->prefix
+                     ? reach(code, e->n, e->start, true)
+                     : NULL;
+   if (!to)
+      return;
+   uint64_t later[VWORDS] = {0};
+   for (uint32_t q = e->prefix; q < e->n; q++) {
+      if (hw_bit_test(to, q) && isa_writes_dst(&code[q].in))
+         operand_vregs(&code[q].in, 0, later);
+   }
+   free(to);
+   const struct lanes *l = e->prefix_lanes;
+   for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
+      if (hw_bit_test(later, r))
+         continue;
+      top->stride[r] = l->stride[r], top->cstride[r] = l->cstride[r];
+      top->aligned[r] = l->aligned[r];
+      bool sum = l->hi[r] == HI_ENDS || l->hi[r] == HI_CHUNK_ENDS;
+      top->hi[r] = sum && (r == 0 || hw_bit_test(later, r - 1)) ? HI_LANES : l->hi[r];
+   }
+}
+
+/* What the program's first `prefix` instructions leave known of the
+ * registers' lanes (prefix_facts), or NULL when out of memory. */
+static struct lanes *prefix_lanes(const struct hw_dinst *code, uint32_t prefix, uint32_t w)
+{
+   struct lanes *l = malloc(sizeof(*l));
+   if (!l)
+      return NULL;
+   unknown_lanes(l);
+   for (uint32_t pc = 0; pc < prefix; pc++)
+      inst_lanes(&code[pc].in, l, w);
+   return l;
 }
 
 /* e->consecutive, e->stride and e->hi_known for the block's accesses
@@ -2780,20 +2970,19 @@ static void plan_strides(struct emit *e, const struct hw_dinst *code, const stru
                          uint32_t w)
 {
    static _Thread_local struct lanes top;
-   for (uint32_t r = 0; r < ISA_MAX_VREGS; r++)
-      top.stride[r] = NO_STRIDE, top.hi[r] = HI_LANES;
-   strides_pass(e, code, p, w, &top, e->consecutive, e->hi_known, e->stride);
+   prefix_facts(e, code, p, &top);
+   strides_pass(e, e, code, p, w, &top, e->consecutive, e->hi_known);
    e->indices = 0;
    uint64_t indices[VWORDS] = {0};
    if (e->looping)
       loop_indices(e, code, p, indices);
    for (uint32_t r = 0; r < ISA_MAX_VREGS && e->indices < MAX_INDICES; r++) {
       if (hw_bit_test(indices, r))
-         e->index[e->indices++] = (uint16_t)r, top.stride[r] = 1;
+         e->index[e->indices++] = (uint16_t)r, top.stride[r] = top.cstride[r] = 1;
    }
    bool better = false;
    if (e->indices) {
-      strides_pass(e, code, p, w, &top, e->consecutive_x, e->hi_known_x, NULL);
+      strides_pass(e, NULL, code, p, w, &top, e->consecutive_x, e->hi_known_x);
       for (uint32_t k = 0; k < p->count; k++) {
          better = better || (e->consecutive_x[k] && !e->consecutive[k]) ||
                   (e->hi_known_x[k] != HI_LANES && e->hi_known[k] == HI_LANES);
@@ -3234,10 +3423,11 @@ static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, st
             break;
          }
       }
-      /* A block that ends at an access (it had no segment left for it)
-       * is followed by one starting there, or every pass would interpret
-       * that access. */
-      if (p->end < n && own_seg(&code[p->end].in))
+      /* A block that ends before the program's end (at an access it had
+       * no segment left for, a selection it could not take, ...) is
+       * followed by one starting there, or every pass would interpret
+       * from there on. */
+      if (p->end < n)
          hw_bit_set(resume, p->end);
       uint32_t to = pc + next;
       while (++pc < to && !hw_bit_test(resume, pc))
@@ -3276,7 +3466,7 @@ static void write_perf_map(const struct hw_jit *j, const struct pending *at, uin
       SG_LOG(SG_LOG_WARN, SG_AREA_EU, "SOFTGPU_PERF_MAP: cannot append to %s", path);
 }
 
-struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
+struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix, uint32_t w,
                               const void *jit_label, bool perf_map, uint64_t id,
                               uint32_t *blocks)
 {
@@ -3292,9 +3482,10 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
       page_site[pc] = global && pages < HW_PAGE_SITES ? pages++ : UINT32_MAX;
    }
    struct emit e = {.gathers = calloc((size_t)sites * GATHER_WARPS + 1, 1), .lds_site = lds_site,
-                    .page_site = page_site, .live = liveness(code, n), .n = n};
+                    .page_site = page_site, .live = liveness(code, n), .n = n,
+                    .prefix = prefix, .prefix_lanes = prefix_lanes(code, prefix, w)};
    if (!lds_site || !e.gathers) {
-      free((void *)e.live);
+      free((void *)e.live), free((void *)e.prefix_lanes);
       free(lds_site);
       free(e.gathers);
       return NULL;
@@ -3336,7 +3527,7 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
    free(e.b);
    free(e.gathers);
    free(lds_site);
-   free((void *)e.live);
+   free((void *)e.live), free((void *)e.prefix_lanes);
    return j;
 }
 
@@ -3344,11 +3535,11 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
 
 bool hw_jit_supported(void) { return false; }
 
-struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
+struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix, uint32_t w,
                               const void *jit_label, bool perf_map, uint64_t id,
                               uint32_t *blocks)
 {
-   (void)code, (void)n, (void)w, (void)jit_label, (void)perf_map, (void)id;
+   (void)code, (void)n, (void)prefix, (void)w, (void)jit_label, (void)perf_map, (void)id;
    *blocks = 0;
    return NULL;
 }

@@ -27,10 +27,12 @@
  * follows one JMP to its target; a block may take one IF ... ENDIF
  * whole when every lane's condition is set or none is; a block may end
  * at a BAR or an EXIT, where the CTA's next warp goes on (see fn below).
- * What a block knows of its registers' lanes (lane strides, high halves
- * all one: hw_jit.c plan_strides) spares lane-by-lane checks, also
- * through a loop whose indices its entry finds of stride 1, and lets it
- * gather or scatter strided (vec4) accesses; LDSs of registers it never
+ * What a block knows of its registers' lanes (lane strides, also within
+ * chunks of 8 lanes, high halves all one: hw_jit.c plan_strides, from the
+ * block's code and the program's straight prefix) spares lane-by-lane
+ * checks, also through a loop whose indices its entry finds of stride 1,
+ * and lets it gather or scatter strided (vec4) accesses; LDSs of
+ * registers it never
  * writes take the shape its entry finds for them (tile loads), and with
  * its ALU instructions around them form one fused chunk loop per shape
  * (hw_jit.c emit_fused); and an access to an earlier one's address reuses
@@ -87,7 +89,9 @@ bool hw_jit_supported(void);
 
 /*
  * Compiles the runs of code[0..n) (a decoded program of warp width w) that
- * the native tier handles; each run's first instruction gets handler
+ * the native tier handles, code[0..prefix) being its straight prefix
+ * (hw_eu.c straight_prefix: run once by every warp from the start, with
+ * its first masks); each run's first instruction gets handler
  * jit_label and its block in .jit. Returns the program's compiled code, to
  * free with hw_jit_free, or NULL when nothing was compiled (no such run,
  * or no executable memory: then the program is interpreted, as before).
@@ -95,7 +99,7 @@ bool hw_jit_supported(void);
  * named in /tmp/perf-<pid>.map, the file perf reads to name code it has
  * no symbols for, as softgpu_p<id>_w<w>_pc<pc> (id: the program's).
  */
-struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t w,
+struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix, uint32_t w,
                               const void *jit_label, bool perf_map, uint64_t id,
                               uint32_t *blocks);
 void hw_jit_free(struct hw_jit *j);

@@ -651,10 +651,12 @@ static char *tree_program(uint32_t w, uint32_t size)
  * single lane. The sums and loads are right, the counts are the
  * interpreter's, and in CTAs of 256 exactly these are interpreted (the
  * last warp to arrive at a BAR releases it in its block): per level below
- * W, warp 0's IF, body, ENDIF and BAR; each warp's strided
- * load and its ENDIF (a block runs what lies between); warp 0's last IF,
- * body, ENDIF and EXIT; the last warp's EXIT (a block's EXIT goes on with
- * the next warp, the last warp's is left to the interpreter).
+ * W, warp 0's IF, body, ENDIF and BAR; warp 0's last IF, body, ENDIF and
+ * EXIT; the last warp's EXIT (a block's EXIT goes on with the next warp,
+ * the last warp's is left to the interpreter). The strided load (stride 8:
+ * v2, the global index, comes from the program's straight prefix, whose
+ * lane facts the block knows) runs in its block, as does the rest of
+ * that selection.
  */
 static void test_selections_in_blocks(void)
 {
@@ -693,10 +695,10 @@ static void test_selections_in_blocks(void)
                 (unsigned long long)st[0].barrier_waits,
                 (unsigned long long)st[1].warp_instructions,
                 (unsigned long long)st[1].barrier_waits);
-      uint64_t warps = SIZE / w, per_cta = 0;
+      uint64_t per_cta = 0;
       for (uint32_t k = SIZE / 2; k > 0; k /= 2)
          per_cta += k < w ? 7 : 0;
-      per_cta += warps * 2 + 8 + 2;
+      per_cta += 8 + 2;
       check_interpreted(&st[0], CTAS * per_cta, w, SIZE);
       eut_fini(&gpus[0]);
       eut_fini(&gpus[1]);
@@ -946,13 +948,22 @@ static void test_reused_addresses(void)
  * immediate, a sum of strides), strided (gathered: a vec4's components,
  * strides 8, 12 and 64) or not (a difference of strides 6 and -2,
  * pairs of lanes sharing a word, a product by a uniform register,
- * addresses set in a selection's body that odd warps skip).
+ * addresses set in a selection's body that odd warps skip), or
+ * consecutive only in each chunk of 8 lanes (a 2D workgroup's rows of 16
+ * or 8: the local index & 15 and >> 4; rows of 4 are not).
  */
 static void test_lane_strides(void)
 {
    static const char *const cases[][3] = {
       {"local index * 4", "shl v20, v1, #2\n"},
       {"local index * 4 as a product", "imul v20, v1, #4\n"},
+      {"local index * 4 as a product and a sum", "shl v21, v1, #1\nimad v20, v1, #2, v21\n"},
+      {"rows of 16, 64 words apart", "and v20, v0, #15\nshr_u v21, v0, #4\nshl v21, v21, #6\n"
+                                     "iadd v20, v20, v21\nshl v20, v20, #2\n"},
+      {"rows of 8, 64 words apart", "and v20, v0, #7\nshr_u v21, v0, #3\nshl v21, v21, #6\n"
+                                    "iadd v20, v20, v21\nshl v20, v20, #2\n"},
+      {"rows of 4, 64 words apart", "and v20, v0, #3\nshr_u v21, v0, #2\nshl v21, v21, #6\n"
+                                    "iadd v20, v20, v21\nshl v20, v20, #2\n"},
       {"8 * lane - 4 * lane", "shl v20, v0, #3\nisub v20, v20, v0\nisub v20, v20, v0\n"
                               "isub v20, v20, v0\nisub v20, v20, v0\n"},
       {"6 * lane - -2 * lane", "imul v20, v0, #6\nimul v21, v0, #0xfffffffe\n"
@@ -973,6 +984,39 @@ static void test_lane_strides(void)
                         "zext64 v22, v20\niadd64 v22, v22, u0\nldg.b32 v24, v22\n"
                         "shl v26, v1, #2\nzext64 v28, v26\niadd64 v28, v28, u2\n"
                         "stg.b32 _, v28, v24\nexit\n",
+                        cases, EDGES(cases));
+}
+
+/*
+ * What a program's straight prefix computes (a 2D workgroup's row and
+ * column, hw_jit.c prefix_facts) a loop's block knows of the registers
+ * nothing on the way back to it writes: rows of 16 and 8 words (loaded
+ * chunk by chunk, unchecked lane by lane) and of 4 (not chunk-
+ * consecutive), every one written again after the loop, give the
+ * interpreter's results; so does a row register the loop itself
+ * rewrites on its first trip to pairs of lanes sharing a word, which the
+ * block must then check lane by lane.
+ */
+static void test_prefix_facts(void)
+{
+   static const char *const cases[][3] = {
+      {"rows of 16", "and v20, v0, #15\nshr_u v21, v0, #4\n", ""},
+      {"rows of 8", "and v20, v0, #7\nshr_u v21, v0, #3\n", ""},
+      {"rows of 4", "and v20, v0, #3\nshr_u v21, v0, #2\n", ""},
+      {"rows of 16 rewritten in the loop", "and v20, v0, #15\nshr_u v21, v0, #4\n",
+       "shr_u v20, v20, #1\n"},
+   };
+   cases_as_interpreted(same_memory_as_interpreted,
+                        ".warp %u\nldr.b64 u0 +0\nldr.b64 u2 +8\n" GLOBAL_INDEX "%s"
+                        "shl v21, v21, #6\niadd v20, v20, v21\n"
+                        "s2r.group_id_x u10\nshl u10, u10, #9\niadd v20, v20, u10\n"
+                        "mov v30, #0\nmov u12, #0\n"
+                        "h: shl v22, v20, #2\nzext64 v24, v22\niadd64 v24, v24, u0\n"
+                        "   ldg.b32 v26, v24\niadd v30, v30, v26\n"
+                        "   %siadd u12, u12, #1\nicmp.lt_u u13, u12, #3\nbra_u _, u13 @h\n"
+                        "mov v20, #0\nmov v21, #0\n"
+                        "shl v27, v1, #2\nzext64 v28, v27\niadd64 v28, v28, u2\n"
+                        "stg.b32 _, v28, v30\nexit\n",
                         cases, EDGES(cases));
 }
 
@@ -1665,6 +1709,7 @@ int main(void)
    HWT_RUN(test_reused_addresses);
    HWT_RUN(test_lane_strides);
    HWT_RUN(test_loop_indices);
+   HWT_RUN(test_prefix_facts);
    HWT_RUN(test_tile_loads);
    HWT_RUN(test_tile_kinds_per_warp);
    HWT_RUN(test_fused_runs);
