@@ -1675,6 +1675,31 @@ static void emit_chunked(struct emit *e, const struct isa_inst *in, uint32_t w, 
    chunk_copies(e, in, w, false);
 }
 
+/* Chunk c > 0 of emit_known_chunks where it continues chunk c - 1: its
+ * first lane's address 32 bytes past that one's (low halves 32 apart,
+ * high halves equal), which lies at most 4032 bytes into its page, so
+ * that both chunks' 64 bytes are on that page, checked live, and the low
+ * halves do not wrap: its host address is chunk c - 1's + 32, into its
+ * slot. Else a jump (its displacements in fail[]) to the full check. A
+ * 16-wide row is two such chunks: the second costs half the check. */
+static void continued_chunk(struct emit *e, int32_t lo, int32_t hi, uint32_t c, size_t fail[3])
+{
+   byte(e, 0x8b), modrm(e, RAX, M(RDI, lo));             /* mov eax, the first lane's */
+   byte(e, 0x2b), modrm(e, RAX, M(RDI, lo - 32));        /* sub eax, chunk c - 1's */
+   byte(e, 0x83), byte(e, 0xf8), byte(e, 32);            /* cmp eax, 32 */
+   fail[0] = jump_fwd(e, 0x85);
+   byte(e, 0x8b), modrm(e, RAX, M(RDI, hi));             /* mov eax, its high half */
+   byte(e, 0x3b), modrm(e, RAX, M(RDI, hi - 32));        /* cmp eax, chunk c - 1's */
+   fail[1] = jump_fwd(e, 0x85);
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, chunk_slot(c - 1));   /* mov rax, [slot] */
+   byte(e, 0x89), byte(e, 0xc1);                         /* mov ecx, eax */
+   byte(e, 0x81), byte(e, 0xe1), dword(e, 4095);         /* and ecx, 4095 */
+   byte(e, 0x81), byte(e, 0xf9), dword(e, 4096 - 64);    /* cmp ecx, 4032 */
+   fail[2] = jump_fwd(e, 0x87);                          /* ja */
+   byte(e, 0x48), byte(e, 0x83), byte(e, 0xc0), byte(e, 32);   /* add rax, 32 */
+   byte(e, 0x48), byte(e, 0x89), modrm(e, RAX, chunk_slot(c));   /* mov [slot], rax */
+}
+
 /* A global access plan_strides knows consecutive in each chunk of 8 lanes
  * but not as a whole (e->chunks: a 16-wide workgroup's rows of a matrix),
  * its high halves all one in a chunk (chunk_hi HI_UNIFORM) or wherever
@@ -1693,7 +1718,16 @@ static void emit_known_chunks(struct emit *e, const struct isa_inst *in, uint32_
          size_t differ = jump_fwd(e, 0x85);
          add_jumps(e, j, &differ, 1);
       }
+      size_t full[3], next = NONE_FAIL;
+      if (c > 0) {
+         continued_chunk(e, lo, hi, c, full);
+         next = jump_fwd(e, 0);
+         for (int k = 0; k < 3; k++)
+            patch(e, full[k]);
+      }
       chunk_address(e, in, lo, hi, true, c, j);
+      if (next != NONE_FAIL)
+         patch(e, next);
    }
    if (slot >= 0)
       emit_chunk_prefetch(e, (uint32_t)slot, w, in->op == ISA_OP_STG);

@@ -1550,6 +1550,9 @@ static void test_faults_as_interpreted(void)
       {"chunk-broadcast warp load past its allocation",
        "shr_u v10, v0, #3\nshl v10, v10, #10\nzext64 v12, v10\niadd64 v12, v12, u0\n"
        "ldg.b32 v8, v12 +1024"},
+      /* A 16-wide row in each half warp, the second half's 1 KiB below the
+       * first's: warp 0's first chunk ends where the allocation does, its
+       * second (its continuation) is past it, the others are inside. */
       /* Chunks 64 bytes apart: warp 1's second chunk is past shared memory. */
       {"chunked warp shared store past shared memory",
        "shr_u v10, v0, #3\nshl v10, v10, #6\nand v11, v0, #7\nshl v11, v11, #2\n"
@@ -1602,6 +1605,27 @@ static void test_faults_as_interpreted(void)
        "zext64 v22, v20\n"
        "mov u6, #0x20\nmov u7, u1\niadd64 v26, v22, u6\nshl v26, v30, #2\n"
        "iadd v26, v26, u0\nldg.b32 v8, v26"},
+      /* A 16-wide row in each half warp, the second half's 1 KiB below the
+       * first's: the first chunk ends where the allocation does, the
+       * second (its continuation) is past it, the others are inside. */
+      {"16-wide row running off its allocation",
+       "imulhi_u u9, u9, u9\ns2r.lane_id v30\nand v10, v30, #15\nshr_u v11, v30, #4\n"
+       "imul v11, v11, #0xfffffc00\niadd v11, v11, #1024\nshl v10, v10, #2\n"
+       "iadd v10, v10, v11\nzext64 v12, v10\niadd64 v12, v12, u0\nldg.b32 v8, v12 +3040"},
+      /* Rows of 8 and of 16 whose sums' low halves are consecutive but
+       * whose carries drop: in row 0's chunk after lane 3 (rows 32 bytes
+       * apart, below a base 4 GiB - 128 under the allocation's); between a
+       * 16-wide row's chunks (the second 4 GiB below). */
+      {"row of 8 whose high halves differ by a carry",
+       "imulhi_u u9, u9, u9\nmov u6, #128\nmov u7, #0xffffffff\niadd64 u4, u0, u6\n"
+       "s2r.lane_id v30\nand v10, v30, #7\nshl v10, v10, #2\nshr_u v11, v30, #3\n"
+       "imul v11, v11, #0xffffffe0\niadd v10, v10, v11\niadd v10, v10, #0xfffffff0\n"
+       "zext64 v12, v10\niadd64 v26, v12, u4\nldg.b32 v8, v26"},
+      {"row of 16 whose second chunk's high halves differ by a carry",
+       "imulhi_u u9, u9, u9\nmov u6, #64\nmov u7, #0xffffffff\niadd64 u4, u0, u6\n"
+       "s2r.lane_id v30\nand v10, v30, #15\nshl v10, v10, #2\nshr_u v11, v30, #4\n"
+       "imul v11, v11, #0xffffffe0\niadd v10, v10, v11\niadd v10, v10, #0xffffffe0\n"
+       "zext64 v12, v10\niadd64 v26, v12, u4\nldg.b32 v8, v26"},
       /* One shared offset per chunk of 8 lanes (64 bytes apart), in a
        * block that never writes it: warp 1's chunks past shared memory. */
       {"shared load of a tile register past shared memory",
