@@ -90,10 +90,9 @@ struct emit {
     * emit_known_chunks. */
    bool chunks[MAX_SEGS];
    int8_t chunk_hi[MAX_SEGS];
-   /* The program's straight prefix (hw_jit_compile) and what it leaves
-    * known of the registers' lanes (prefix_facts), or NULL. */
-   uint32_t prefix;
-   const struct lanes *prefix_lanes;
+   /* What the program's straight prefix leaves known (prefix_facts), or
+    * NULL. */
+   struct prefix *prefix;
    /* The same where the block's loop indices have lane stride 1 (checked
     * at its entry into cta->indexed: plan_strides, emit_indexed). */
    bool consecutive_x[MAX_SEGS];
@@ -2942,56 +2941,92 @@ static void strides_pass(const struct emit *e, struct emit *facts, const struct 
    }
 }
 
-static uint64_t *reach(const struct hw_dinst *code, uint32_t n, uint32_t pc, bool backward);
+/*
+ * What the program's straight prefix (hw_eu.c straight_prefix) leaves
+ * known: every warp runs it once, with all its lanes (a block runs only
+ * for a full warp), before any flow instruction, so what the lane
+ * analysis finds at its end holds at a later block's top for each
+ * register no instruction on a way from there back to the block writes
+ * again (a 2D workgroup's row and column, computed before its loop):
+ * where the block's first pc is not in taint[r], the pcs a write of r at
+ * or after the prefix's end reaches (computed once per program, for the
+ * registers something is known of; NULL for the others).
+ */
+static uint64_t *reach_any(const struct hw_dinst *code, uint32_t n, const uint32_t *starts,
+                           uint32_t count, bool backward);
 
-/* *top = what is known of the registers' lanes at the block's top: for
- * a block after the program's straight prefix, which every warp runs
- * once with all its lanes before anything else (a block runs only for a
- * full warp), the lanes the prefix leaves in the registers that no
- * instruction on a way from its end to the block writes again (a 2D
- * workgroup's row and column indices, computed before its loop); nothing
- * of the others. A high half known by its pair's sum (HI_ENDS) needs the
- * low half unwritten too. */
-static void prefix_facts(const struct emit *e, const struct hw_dinst *code, const struct plan *p,
-                         struct lanes *top)
+struct prefix {
+   uint32_t end;
+   struct lanes lanes;
+   uint64_t *taint[ISA_MAX_VREGS];
+};
+
+static void prefix_free(struct prefix *x)
+{
+   for (uint32_t r = 0; x && r < ISA_MAX_VREGS; r++)
+      free(x->taint[r]);
+   free(x);
+}
+
+static bool known_lanes(const struct lanes *l, uint32_t r)
+{
+   return l->stride[r] != NO_STRIDE || l->cstride[r] != NO_STRIDE || l->hi[r] != HI_LANES;
+}
+
+/* The prefix of code[0..end), or NULL (nothing known, or out of memory). */
+static struct prefix *prefix_new(const struct hw_dinst *code, uint32_t n, uint32_t end, uint32_t w)
+{
+   struct prefix *x = calloc(1, sizeof(*x));
+   uint32_t *writes = malloc(((size_t)n + 1) * sizeof(uint32_t));
+   bool ok = x && writes;
+   if (ok) {
+      x->end = end;
+      unknown_lanes(&x->lanes);
+      for (uint32_t pc = 0; pc < end; pc++)
+         inst_lanes(&code[pc].in, &x->lanes, w);
+   }
+   for (uint32_t r = 0; ok && r < ISA_MAX_VREGS; r++) {
+      if (!known_lanes(&x->lanes, r))
+         continue;
+      uint32_t count = 0;
+      for (uint32_t pc = end; pc < n; pc++) {
+         uint64_t dst[VWORDS] = {0};
+         if (isa_writes_dst(&code[pc].in))
+            operand_vregs(&code[pc].in, 0, dst);
+         if (hw_bit_test(dst, r))
+            writes[count++] = pc;
+      }
+      x->taint[r] = reach_any(code, n, writes, count, false);
+      ok = x->taint[r] != NULL;
+   }
+   free(writes);
+   if (!ok)
+      prefix_free(x), x = NULL;
+   return x;
+}
+
+/* *top = what is known of the registers' lanes at the top of a block
+ * with accesses (struct prefix); nothing for the others. A high half
+ * known by its pair's sum (HI_ENDS) needs the low half's facts too. */
+static void prefix_facts(const struct emit *e, const struct plan *p, struct lanes *top)
 {
    unknown_lanes(top);
+   const struct prefix *x = e->prefix;
    bool accesses = false;
    for (uint32_t k = 0; k < p->count; k++)
       accesses = accesses || p->seg[k].kind == SEG_BLOCK;
-   uint64_t *to = accesses && e->prefix_lanes && e->start >= e->prefix
-                     ? reach(code, e->n, e->start, true)
-                     : NULL;
-   if (!to)
+   if (!accesses || !x || e->start < x->end)
       return;
-   uint64_t later[VWORDS] = {0};
-   for (uint32_t q = e->prefix; q < e->n; q++) {
-      if (hw_bit_test(to, q) && isa_writes_dst(&code[q].in))
-         operand_vregs(&code[q].in, 0, later);
-   }
-   free(to);
-   const struct lanes *l = e->prefix_lanes;
    for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
-      if (hw_bit_test(later, r))
+      if (!x->taint[r] || hw_bit_test(x->taint[r], e->start))
          continue;
+      const struct lanes *l = &x->lanes;
       top->stride[r] = l->stride[r], top->cstride[r] = l->cstride[r];
       top->aligned[r] = l->aligned[r];
       bool sum = l->hi[r] == HI_ENDS || l->hi[r] == HI_CHUNK_ENDS;
-      top->hi[r] = sum && (r == 0 || hw_bit_test(later, r - 1)) ? HI_LANES : l->hi[r];
+      bool low = r > 0 && x->taint[r - 1] && !hw_bit_test(x->taint[r - 1], e->start);
+      top->hi[r] = sum && !low ? HI_LANES : l->hi[r];
    }
-}
-
-/* What the program's first `prefix` instructions leave known of the
- * registers' lanes (prefix_facts), or NULL when out of memory. */
-static struct lanes *prefix_lanes(const struct hw_dinst *code, uint32_t prefix, uint32_t w)
-{
-   struct lanes *l = malloc(sizeof(*l));
-   if (!l)
-      return NULL;
-   unknown_lanes(l);
-   for (uint32_t pc = 0; pc < prefix; pc++)
-      inst_lanes(&code[pc].in, l, w);
-   return l;
 }
 
 /* e->consecutive, e->stride and e->hi_known for the block's accesses
@@ -3004,7 +3039,7 @@ static void plan_strides(struct emit *e, const struct hw_dinst *code, const stru
                          uint32_t w)
 {
    static _Thread_local struct lanes top;
-   prefix_facts(e, code, p, &top);
+   prefix_facts(e, p, &top);
    strides_pass(e, e, code, p, w, &top, e->consecutive, e->hi_known);
    e->indices = 0;
    uint64_t indices[VWORDS] = {0};
@@ -3071,16 +3106,21 @@ static bool predecessors(const struct hw_dinst *code, uint32_t n, uint32_t **fir
    return ok;
 }
 
-/* The pcs reachable from pc (backward: from which pc is reachable), as a
- * bit set, or NULL when out of memory. */
-static uint64_t *reach(const struct hw_dinst *code, uint32_t n, uint32_t pc, bool backward)
+/* The pcs reachable from any of the `starts` pcs (those included;
+ * backward: from which one is reachable), as a bit set, or NULL when out
+ * of memory. */
+static uint64_t *reach_any(const struct hw_dinst *code, uint32_t n, const uint32_t *starts,
+                           uint32_t count, bool backward)
 {
    uint64_t *seen = calloc(n / 64 + 1, sizeof(uint64_t));
    uint32_t *todo = malloc(((size_t)n + 1) * sizeof(uint32_t)), *first = NULL, *pred = NULL;
    bool ok = seen && todo && (!backward || predecessors(code, n, &first, &pred));
-   uint32_t count = 0;
-   if (ok)
-      todo[count++] = pc, hw_bit_set(seen, pc);
+   uint32_t pushed = count;
+   count = 0;
+   for (uint32_t k = 0; ok && k < pushed; k++) {
+      if (!hw_bit_test(seen, starts[k]))
+         todo[count++] = starts[k], hw_bit_set(seen, starts[k]);
+   }
    while (count) {   /* each pc is pushed once: todo has room */
       uint32_t at = todo[--count], next[2];
       successors(code, n, at, next);
@@ -3095,6 +3135,11 @@ static uint64_t *reach(const struct hw_dinst *code, uint32_t n, uint32_t pc, boo
    if (!ok)
       free(seen);
    return ok ? seen : NULL;
+}
+
+static uint64_t *reach(const struct hw_dinst *code, uint32_t n, uint32_t pc, bool backward)
+{
+   return reach_any(code, n, &pc, 1, backward);
 }
 
 /* Whether vector register r may change between a warp's visits of pc: an
@@ -3500,7 +3545,7 @@ static void write_perf_map(const struct hw_jit *j, const struct pending *at, uin
       SG_LOG(SG_LOG_WARN, SG_AREA_EU, "SOFTGPU_PERF_MAP: cannot append to %s", path);
 }
 
-struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix, uint32_t w,
+struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix_end, uint32_t w,
                               const void *jit_label, bool perf_map, uint64_t id,
                               uint32_t *blocks)
 {
@@ -3517,9 +3562,9 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix
    }
    struct emit e = {.gathers = calloc((size_t)sites * GATHER_WARPS + 1, 1), .lds_site = lds_site,
                     .page_site = page_site, .live = liveness(code, n), .n = n,
-                    .prefix = prefix, .prefix_lanes = prefix_lanes(code, prefix, w)};
+                    .prefix = prefix_new(code, n, prefix_end, w)};
    if (!lds_site || !e.gathers) {
-      free((void *)e.live), free((void *)e.prefix_lanes);
+      free((void *)e.live), prefix_free(e.prefix);
       free(lds_site);
       free(e.gathers);
       return NULL;
@@ -3561,7 +3606,7 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix
    free(e.b);
    free(e.gathers);
    free(lds_site);
-   free((void *)e.live), free((void *)e.prefix_lanes);
+   free((void *)e.live), prefix_free(e.prefix);
    return j;
 }
 
@@ -3569,11 +3614,11 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix
 
 bool hw_jit_supported(void) { return false; }
 
-struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix, uint32_t w,
+struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix_end, uint32_t w,
                               const void *jit_label, bool perf_map, uint64_t id,
                               uint32_t *blocks)
 {
-   (void)code, (void)n, (void)prefix, (void)w, (void)jit_label, (void)perf_map, (void)id;
+   (void)code, (void)n, (void)prefix_end, (void)w, (void)jit_label, (void)perf_map, (void)id;
    *blocks = 0;
    return NULL;
 }

@@ -89,7 +89,7 @@ bool hw_jit_supported(void);
 
 /*
  * Compiles the runs of code[0..n) (a decoded program of warp width w) that
- * the native tier handles, code[0..prefix) being its straight prefix
+ * the native tier handles, code[0..prefix_end) being its straight prefix
  * (hw_eu.c straight_prefix: run once by every warp from the start, with
  * its first masks); each run's first instruction gets handler
  * jit_label and its block in .jit. Returns the program's compiled code, to
@@ -99,7 +99,7 @@ bool hw_jit_supported(void);
  * named in /tmp/perf-<pid>.map, the file perf reads to name code it has
  * no symbols for, as softgpu_p<id>_w<w>_pc<pc> (id: the program's).
  */
-struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix, uint32_t w,
+struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix_end, uint32_t w,
                               const void *jit_label, bool perf_map, uint64_t id,
                               uint32_t *blocks);
 void hw_jit_free(struct hw_jit *j);

@@ -995,7 +995,9 @@ static void test_lane_strides(void)
  * consecutive), every one written again after the loop, give the
  * interpreter's results; so does a row register the loop itself
  * rewrites on its first trip to pairs of lanes sharing a word, which the
- * block must then check lane by lane.
+ * block must then check lane by lane; and a block inside the prefix,
+ * which reads a register (zero: one word for every lane) before the
+ * prefix's end writes the local index into it.
  */
 static void test_prefix_facts(void)
 {
@@ -1018,6 +1020,15 @@ static void test_prefix_facts(void)
                         "shl v27, v1, #2\nzext64 v28, v27\niadd64 v28, v28, u2\n"
                         "stg.b32 _, v28, v30\nexit\n",
                         cases, EDGES(cases));
+   static const char *const inside[][3] = {{"a register read before the prefix writes it", "",
+                                            ""}};
+   cases_as_interpreted(same_memory_as_interpreted,
+                        ".warp %u\nldr.b64 u0 +0\nldr.b64 u2 +8\n" GLOBAL_INDEX "%s%s"
+                        "imulhi_u u9, u9, u9\nshl v20, v21, #2\nzext64 v22, v20\n"
+                        "iadd64 v22, v22, u0\nldg.b32 v24, v22\n"
+                        "shl v26, v1, #2\nzext64 v28, v26\niadd64 v28, v28, u2\n"
+                        "stg.b32 _, v28, v24\nmov v21, v0\nexit\n",
+                        inside, EDGES(inside));
 }
 
 /*
