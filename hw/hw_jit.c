@@ -1679,8 +1679,10 @@ static void emit_chunked(struct emit *e, const struct isa_inst *in, uint32_t w, 
  * high halves equal), which lies at most 4032 bytes into its page, so
  * that both chunks' 64 bytes are on that page, checked live, and the low
  * halves do not wrap: its host address is chunk c - 1's + 32, into its
- * slot. Else a jump (its displacements in fail[]) to the full check. A
- * 16-wide row is two such chunks: the second costs half the check. */
+ * slot (host addresses keep a VA's place in its page: the arena is mapped
+ * at a page boundary, hw_mem.c). Else a jump (its displacements in
+ * fail[]) to the full check. A 16-wide row is two such chunks: the
+ * second costs half the check. */
 static void continued_chunk(struct emit *e, int32_t lo, int32_t hi, uint32_t c, size_t fail[3])
 {
    byte(e, 0x8b), modrm(e, RAX, M(RDI, lo));             /* mov eax, the first lane's */
@@ -2800,19 +2802,19 @@ static bool sum_high(const struct lanes *l, const int64_t *strides, const struct
 static void masked_lanes(const struct isa_inst *in, const struct lanes *l, uint32_t w,
                          int64_t *lo, int64_t *clo, uint8_t *aligned)
 {
-   bool and = in->op == ISA_OP_AND, shr = in->op == ISA_OP_SHR_U;
-   if (!(and || shr) || isa_opnd_kind(in->a) != ISA_OPND_VREG ||
+   bool mask = in->op == ISA_OP_AND, shr = in->op == ISA_OP_SHR_U;
+   if (!(mask || shr) || isa_opnd_kind(in->a) != ISA_OPND_VREG ||
        isa_opnd_kind(in->b) != ISA_OPND_IMM || (shr && in->imm >= 32) ||
-       (and && (in->imm == 0 || (in->imm & (in->imm + 1)) != 0)))
+       (mask && (in->imm == 0 || (in->imm & (in->imm + 1)) != 0)))
       return;
-   uint64_t span = and ? (uint64_t)in->imm + 1 : UINT64_C(1) << in->imm;
+   uint64_t span = mask ? (uint64_t)in->imm + 1 : UINT64_C(1) << in->imm;
    uint8_t al = l->aligned[isa_opnd_index(in->a)];
    if ((al & ALIGN_WARP) && span >= w) {
-      *lo = *clo = and ? 1 : 0;
-      *aligned = and ? ALIGN_WARP | ALIGN_CHUNK : 0;
+      *lo = *clo = mask ? 1 : 0;
+      *aligned = mask ? ALIGN_WARP | ALIGN_CHUNK : 0;
    } else if ((al & ALIGN_CHUNK) && span >= 8) {
-      *clo = and ? 1 : 0;
-      *aligned = and ? ALIGN_CHUNK : 0;
+      *clo = mask ? 1 : 0;
+      *aligned = mask ? ALIGN_CHUNK : 0;
    }
 }
 
