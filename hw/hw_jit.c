@@ -937,8 +937,17 @@ static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uin
       struct alloc before = g->a;
       struct ops o;
       if (!assign(&g->a, in, &o)) {
+         /* Out of ymm registers: a new segment (its registers through
+          * the register file), where one is left; else the block ends. */
          g->a = before;
-         break;
+         if (g->len == 0 || p->count + 1 > p->max)
+            break;
+         g = open_seg(p, SEG_ALU, at);
+         if (!assign(&g->a, in, &o)) {   /* not for the tier at all */
+            p->count--;
+            g = &p->seg[p->count - 1];
+            break;
+         }
       }
       g->len++;
       p->len++;

@@ -988,6 +988,46 @@ static void test_lane_strides(void)
 }
 
 /*
+ * A loop whose body keeps more registers than a block has ymm registers
+ * for (16 values of the global index, added up; 4 trips): the block goes
+ * on in a new segment, through the register file, where it ended before;
+ * a block that ended there left the back edge to a block that does not
+ * start at the loop's head, and the interpreter ran it every trip. The
+ * sums are the interpreter's, and only each CTA's last warp's EXIT is
+ * interpreted.
+ */
+static void test_long_runs(void)
+{
+   enum { CTAS = 3, VALUES = 16, TRIPS = 4 };
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi], size = 8 * w, count = size * CTAS;
+      struct eut_text t = {0};
+      eut_text_add(&t, ".warp %u\nldr.b64 u0 +0\n" GLOBAL_INDEX "mov v30, #0\nmov u10, #0\nh:\n",
+                   w);
+      for (uint32_t k = 0; k < VALUES; k++)
+         eut_text_add(&t, "imul v%u, v1, #%u\n", 2 + k, 3 + 2 * k);
+      for (uint32_t k = 0; k < VALUES; k++)
+         eut_text_add(&t, "iadd v30, v30, v%u\n", 2 + k);
+      eut_text_add(&t, "iadd u10, u10, #1\nicmp.lt_u u11, u10, #%u\nbra_u _, u11 @h\n"
+                       "shl v31, v1, #2\nzext64 v32, v31\niadd64 v32, v32, u0\n"
+                       "stg.b32 _, v32, v30\nexit\n", TRIPS);
+      static uint32_t got[2][8 * 64 * CTAS];
+      struct hw_gpu_stats st[2];
+      run_pair("long run", t.s, CTAS, size, 0, count, (uint32_t *const[2]){got[0], got[1]}, st);
+      uint32_t bad = 0;
+      for (uint32_t i = 0; i < count; i++) {
+         uint32_t sum = 0;
+         for (uint32_t k = 0; k < VALUES; k++)
+            sum += TRIPS * i * (3 + 2 * k);
+         bad += got[0][i] != sum || got[1][i] != sum;
+      }
+      HWT_CHECK(!bad, "W=%u: %u sums wrong", w, bad);
+      check_interpreted(&st[0], CTAS, w, size);   /* the last warp's EXIT */
+      free(t.s);
+   }
+}
+
+/*
  * What a program's straight prefix computes (a 2D workgroup's row and
  * column, hw_jit.c prefix_facts) a loop's block knows of the registers
  * nothing on the way back to it writes: rows of 16 and 8 words (loaded
@@ -1745,6 +1785,7 @@ int main(void)
    HWT_RUN(test_lane_strides);
    HWT_RUN(test_loop_indices);
    HWT_RUN(test_prefix_facts);
+   HWT_RUN(test_long_runs);
    HWT_RUN(test_tile_loads);
    HWT_RUN(test_tile_kinds_per_warp);
    HWT_RUN(test_fused_runs);
