@@ -479,6 +479,7 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
    cta->private_mem = c->private_mem;
    cta->warp_count = warps;
    cta->warps = c->warps;
+   cta->warps_end = c->warps + warps;
    cta->budget = HW_WARP_BUDGET;
    cta->insts = cta->global_bytes = cta->jit_exits = cta->jit_insts = cta->barrier_waits = 0;
    cta->current = 0;

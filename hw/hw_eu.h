@@ -99,6 +99,7 @@ struct hw_cta {
    uint8_t *private_mem;            /* private_bytes per invocation */
    uint32_t warp_count;
    struct hw_warp *warps;
+   struct hw_warp *warps_end;       /* warps + warp_count: where compiled blocks' walks stop */
    uint64_t budget;                 /* back edges until the next watchdog check */
    /* Counted by the interpreter, added to the worker's counters at the end
     * of the CTA. insts counts dispatches to a next instruction; each call

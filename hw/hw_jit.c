@@ -2428,11 +2428,8 @@ static void emit_jmp(struct emit *e, const struct isa_inst *in, uint32_t i, uint
 static size_t emit_next_running(struct emit *e)
 {
    const int32_t size = (int32_t)sizeof(struct hw_warp);
-   /* r11 walks the warps after rax's, up to r10 = &warps[warp_count]. */
-   const int32_t count = (int32_t)offsetof(struct hw_cta, warp_count);
-   byte(e, 0x44), byte(e, 0x8b), modrm(e, R10, M(RDX, count));   /* mov r10d, warp_count */
-   byte(e, 0x4d), byte(e, 0x69), modrm(e, R10, R(R10)), dword(e, (uint32_t)size);   /* imul */
-   byte(e, 0x4c), byte(e, 0x03), modrm(e, R10, M(RDX, (int32_t)offsetof(struct hw_cta, warps)));
+   /* r11 walks the warps after rax's, up to r10 = cta->warps_end. */
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R10, M(RDX, (int32_t)offsetof(struct hw_cta, warps_end)));
    byte(e, 0x4c), byte(e, 0x8d), modrm(e, R11, M(RAX, size));                       /* lea */
    size_t walk = e->len;
    byte(e, 0x4d), byte(e, 0x39), modrm(e, R10, R(R11));  /* cmp r11, r10 */
@@ -2498,11 +2495,8 @@ static void emit_go_on(struct emit *e, uint32_t w)
 static void emit_release(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
 {
    const int32_t size = (int32_t)sizeof(struct hw_warp);
-   const int32_t count = (int32_t)offsetof(struct hw_cta, warp_count);
    const int32_t warps = (int32_t)offsetof(struct hw_cta, warps);
-   byte(e, 0x44), byte(e, 0x8b), modrm(e, R10, M(RDX, count));   /* mov r10d, warp_count */
-   byte(e, 0x4d), byte(e, 0x69), modrm(e, R10, R(R10)), dword(e, (uint32_t)size);   /* imul */
-   byte(e, 0x4c), byte(e, 0x03), modrm(e, R10, M(RDX, warps));   /* r10 = &warps[count] */
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R10, M(RDX, (int32_t)offsetof(struct hw_cta, warps_end)));
    byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11, M(RDX, warps));   /* r11 = &warps[0] */
    size_t walk = e->len, other[2];
    byte(e, 0x49), byte(e, 0x39), modrm(e, RAX, R(R11));          /* cmp r11, rax */
