@@ -2765,9 +2765,10 @@ struct lanes {
    int8_t hi[ISA_MAX_VREGS];
 };
 
-/* struct lanes aligned[r]: r has stride 1 and lane l holds l modulo W
- * (ALIGN_WARP: the local index, whose warps start at multiples of W), or
- * cstride 1 and lane 8c + j holds j modulo 8 (ALIGN_CHUNK). */
+/* struct lanes aligned[r]: r has stride 1 and lane l holds l plus a
+ * multiple of W (ALIGN_WARP: the local index, whose warps start at
+ * multiples of W), or cstride 1 and lane 8c + j holds j plus a multiple of
+ * 8 (ALIGN_CHUNK). */
 enum { ALIGN_WARP = 1, ALIGN_CHUNK = 2 };
 
 /* Everything unknown. */
@@ -2779,7 +2780,7 @@ static void unknown_lanes(struct lanes *l)
 
 /* Whether 64-bit sum a + b (pairs, or an immediate), from the sources'
  * lanes (strides: l->stride or l->cstride), has a high half struct lanes
- * calls HI_ENDS (over lanes W lanes) or HI_CHUNK_ENDS (8). */
+ * calls HI_ENDS (lanes: W) or HI_CHUNK_ENDS (lanes: 8). */
 static bool sum_high(const struct lanes *l, const int64_t *strides, const struct isa_inst *in,
                      uint32_t lanes)
 {
