@@ -1683,24 +1683,43 @@ static void emit_chunked(struct emit *e, const struct isa_inst *in, uint32_t w, 
    chunk_copies(e, in, w, false);
 }
 
-/* Chunk c > 0 of emit_known_chunks where it continues chunk c - 1: its
- * first lane's address 32 bytes past that one's (low halves 32 apart,
- * high halves equal), which lies at most 4032 bytes into its page, so
- * that both chunks' 64 bytes are on that page, checked live, and the low
- * halves do not wrap: its host address is chunk c - 1's + 32, into its
- * slot (host addresses keep a VA's place in its page: the arena is mapped
- * at a page boundary, hw_mem.c). Else a jump (its displacements in
- * fail[]) to the full check. A 16-wide row is two such chunks: the
- * second costs half the check. */
+/* The check of chunk c's high halves (at [rdi + hi]): its first lane's
+ * against its last's (none where all are one, chunk_hi HI_UNIFORM). */
+static void chunk_ends(struct emit *e, int32_t hi, struct jumps *j)
+{
+   if (e->chunk_hi[e->seg] == HI_UNIFORM)
+      return;
+   byte(e, 0x8b), modrm(e, RAX, M(RDI, hi));             /* mov eax, the first's */
+   byte(e, 0x3b), modrm(e, RAX, M(RDI, hi + 28));        /* cmp eax, the last's */
+   size_t differ = jump_fwd(e, 0x85);
+   add_jumps(e, j, &differ, 1);
+}
+
+/*
+ * Odd chunk c of emit_known_chunks where it continues chunk c - 1 (a
+ * 16-wide row): its first lane's low half 32 bytes past that one's, on
+ * the page chunk c - 1's check found live, with room for both chunks' 64
+ * bytes (host addresses keep a VA's place in its page: the arena is
+ * mapped at a page boundary, hw_mem.c), so the 16 lanes' low halves are
+ * consecutive and do not wrap; then their carries drop at most once (see
+ * struct lanes), and chunk c - 1's first lane's high half against chunk
+ * c's last's checks all 16, which chunk_ends does for each chunk
+ * otherwise. Chunk c's host address is then chunk c - 1's + 32, into its
+ * slot. Else a jump (fail[], NONE_FAIL where none) to the chunks' own
+ * checks.
+ */
 static void continued_chunk(struct emit *e, int32_t lo, int32_t hi, uint32_t c, size_t fail[3])
 {
    byte(e, 0x8b), modrm(e, RAX, M(RDI, lo));             /* mov eax, the first lane's */
    byte(e, 0x2b), modrm(e, RAX, M(RDI, lo - 32));        /* sub eax, chunk c - 1's */
    byte(e, 0x83), byte(e, 0xf8), byte(e, 32);            /* cmp eax, 32 */
    fail[0] = jump_fwd(e, 0x85);
-   byte(e, 0x8b), modrm(e, RAX, M(RDI, hi));             /* mov eax, its high half */
-   byte(e, 0x3b), modrm(e, RAX, M(RDI, hi - 32));        /* cmp eax, chunk c - 1's */
-   fail[1] = jump_fwd(e, 0x85);
+   fail[1] = NONE_FAIL;
+   if (e->chunk_hi[e->seg] != HI_UNIFORM) {
+      byte(e, 0x8b), modrm(e, RAX, M(RDI, hi - 32));     /* mov eax, chunk c - 1's first */
+      byte(e, 0x3b), modrm(e, RAX, M(RDI, hi + 28));     /* cmp eax, chunk c's last */
+      fail[1] = jump_fwd(e, 0x85);
+   }
    byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, chunk_slot(c - 1));   /* mov rax, [slot] */
    byte(e, 0x89), byte(e, 0xc1);                         /* mov ecx, eax */
    byte(e, 0x81), byte(e, 0xe1), dword(e, 4095);         /* and ecx, 4095 */
@@ -1714,30 +1733,32 @@ static void continued_chunk(struct emit *e, int32_t lo, int32_t hi, uint32_t c, 
  * but not as a whole (e->chunks: a 16-wide workgroup's rows of a matrix),
  * its high halves all one in a chunk (chunk_hi HI_UNIFORM) or wherever
  * the chunk's first and last lanes' agree: as emit_chunked, without its
- * lane-by-lane checks. Every chunk is checked before any is done; a
- * failing check jumps to *j. */
+ * lane-by-lane checks, chunks paired where an odd one continues the even
+ * one before it (continued_chunk). Every chunk is checked before any is
+ * done; a failing check jumps to *j. */
 static void emit_known_chunks(struct emit *e, const struct isa_inst *in, uint32_t w, int slot,
                               struct jumps *j)
 {
-   int32_t a = (int32_t)(isa_opnd_index(in->a) * w * 4);
-   for (uint32_t c = 0; c < w / 8; c++) {
-      int32_t lo = a + (int32_t)(32 * c), hi = lo + (int32_t)(w * 4);
-      if (e->chunk_hi[e->seg] != HI_UNIFORM) {
-         byte(e, 0x8b), modrm(e, RAX, M(RDI, hi));          /* mov eax, the first's */
-         byte(e, 0x3b), modrm(e, RAX, M(RDI, hi + 28));     /* cmp eax, the last's */
-         size_t differ = jump_fwd(e, 0x85);
-         add_jumps(e, j, &differ, 1);
+   int32_t a = (int32_t)(isa_opnd_index(in->a) * w * 4), n = (int32_t)(w / 8);
+   for (int32_t c = 0; c < n; c++) {
+      int32_t lo = a + 32 * c, hi = lo + (int32_t)(w * 4);
+      if (c % 2 == 0) {   /* its high halves checked with the next chunk's */
+         if (c + 1 == n)
+            chunk_ends(e, hi, j);
+         chunk_address(e, in, lo, hi, true, (uint32_t)c, j);
+         continue;
       }
-      size_t full[3], next = NONE_FAIL;
-      if (c > 0) {
-         continued_chunk(e, lo, hi, c, full);
-         next = jump_fwd(e, 0);
-         for (int k = 0; k < 3; k++)
-            patch(e, full[k]);
+      size_t own[3];
+      continued_chunk(e, lo, hi, (uint32_t)c, own);
+      size_t paired = jump_fwd(e, 0);
+      for (int k = 0; k < 3; k++) {
+         if (own[k] != NONE_FAIL)
+            patch(e, own[k]);
       }
-      chunk_address(e, in, lo, hi, true, c, j);
-      if (next != NONE_FAIL)
-         patch(e, next);
+      chunk_ends(e, hi - 32, j);
+      chunk_ends(e, hi, j);
+      chunk_address(e, in, lo, hi, true, (uint32_t)c, j);
+      patch(e, paired);
    }
    if (slot >= 0)
       emit_chunk_prefetch(e, (uint32_t)slot, w, in->op == ISA_OP_STG);

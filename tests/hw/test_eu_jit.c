@@ -1677,6 +1677,13 @@ static void test_faults_as_interpreted(void)
        "s2r.lane_id v30\nand v10, v30, #15\nshl v10, v10, #2\nshr_u v11, v30, #4\n"
        "imul v11, v11, #0xffffffe0\niadd v10, v10, v11\niadd v10, v10, #0xffffffe0\n"
        "zext64 v12, v10\niadd64 v26, v12, u4\nldg.b32 v8, v26"},
+      /* The same with the carries dropping inside the row's second chunk
+       * (lane 12): its first lane agrees with the first chunk's. */
+      {"row of 16 whose high halves differ inside its second chunk",
+       "imulhi_u u9, u9, u9\nmov u6, #64\nmov u7, #0xffffffff\niadd64 u4, u0, u6\n"
+       "s2r.lane_id v30\nand v10, v30, #15\nshl v10, v10, #2\nshr_u v11, v30, #4\n"
+       "imul v11, v11, #0xfffffff0\niadd v10, v10, v11\niadd v10, v10, #0xffffffd0\n"
+       "zext64 v12, v10\niadd64 v26, v12, u4\nldg.b32 v8, v26"},
       /* One shared offset per chunk of 8 lanes (64 bytes apart), in a
        * block that never writes it: warp 1's chunks past shared memory. */
       {"shared load of a tile register past shared memory",
