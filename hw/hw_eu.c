@@ -118,16 +118,17 @@ static uint32_t straight_prefix(const struct isa_inst *code, uint32_t n)
  * than a short kernel's work (12 KiB per CTA of 256 for the stream
  * benchmark at W=32), so only registers whose initial value can be seen
  * are zeroed: those read and not written by the straight prefix (see
- * straight_prefix()), plus those the prefix reads before writing. A
- * register the prefix writes holds the written value in every live lane;
- * lanes past the CTA's end are never active, and only SHFL and BCAST read
- * other lanes, so programs that use them zero every vector register. The
+ * straight_prefix(): code[0..end)), plus those the prefix reads before
+ * writing. A register the prefix writes holds the written value in every
+ * live lane; lanes past the CTA's end are never active, and only SHFL and
+ * BCAST read other lanes, so programs that use them zero every vector
+ * register. The
  * same goes for uniform registers (a compiled shader writes all of its
  * before reading them: no memset per CTA).
  */
-static void find_zeroed_registers(struct hw_program *p, const struct isa_inst *code)
+static void find_zeroed_registers(struct hw_program *p, const struct isa_inst *code, uint32_t end)
 {
-   uint32_t n = p->header.inst_count, end = straight_prefix(code, n);
+   uint32_t n = p->header.inst_count;
    uint64_t written[2][ISA_MAX_VREGS / 64] = {{0}};   /* vector, uniform */
    uint64_t *zero[2] = {p->zero_vregs, p->zero_uregs};
    for (uint32_t pc = 0; pc < n; pc++) {
@@ -222,16 +223,16 @@ static struct hw_program *decode(struct hw_gpu *gpu, uint64_t va, uint64_t id, c
    struct isa_inst exit = {.op = ISA_OP_EXIT, .dst = ISA_NONE, .a = ISA_NONE, .b = ISA_NONE,
                            .c = ISA_NONE};
    p->code[h->inst_count] = (struct hw_dinst){labels[ISA_OP_EXIT], exit, NULL};
+   uint32_t prefix_end = straight_prefix(code, h->inst_count);
    if (gpu->eu.jit) {
       uint32_t blocks;
-      p->jit = hw_jit_compile(p->code, h->inst_count, straight_prefix(code, h->inst_count),
-                              h->warp_width, labels[HW_LABEL_JIT], gpu->eu.jit_perf_map, id,
-                              &blocks);
+      p->jit = hw_jit_compile(p->code, h->inst_count, prefix_end, h->warp_width,
+                              labels[HW_LABEL_JIT], gpu->eu.jit_perf_map, id, &blocks);
       atomic_fetch_add_explicit(&gpu->eu.jit_blocks, blocks, memory_order_relaxed);
    }
    if (h->line_count)
       memcpy(p->lines, code + h->inst_count, h->line_count * sizeof(*p->lines));
-   find_zeroed_registers(p, code);
+   find_zeroed_registers(p, code, prefix_end);
    atomic_store(&p->refs, 1);   /* the cache's */
    return p;
 }

@@ -945,7 +945,6 @@ static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uin
          g = open_seg(p, SEG_ALU, at);
          if (!assign(&g->a, in, &o)) {   /* not for the tier at all */
             p->count--;
-            g = &p->seg[p->count - 1];
             break;
          }
       }
@@ -2923,14 +2922,16 @@ static void loop_indices(const struct emit *e, const struct hw_dinst *code, cons
 }
 
 /* One pass of the lane analysis over the block from `top` (what is known
- * at its top): the facts at each access into consecutive[], hi_known[]
- * and, unless e is const (the pass with the loop's indices), e->stride,
- * e->chunks and e->chunk_hi. Registers written in the selection's body
- * are not known after the ENDIF (the body may not have run). */
-static void strides_pass(const struct emit *e, struct emit *facts, const struct hw_dinst *code,
-                         const struct plan *p, uint32_t w, const struct lanes *top,
-                         bool *consecutive, int16_t *hi_known)
+ * at its top): the facts at each access into e->consecutive, hi_known,
+ * stride, chunks and chunk_hi, or (indexed: the pass with the loop's
+ * indices of stride 1) into e->consecutive_x and hi_known_x. Registers
+ * written in the selection's body are not known after the ENDIF (the body
+ * may not have run). */
+static void strides_pass(struct emit *e, const struct hw_dinst *code, const struct plan *p,
+                         uint32_t w, const struct lanes *top, bool indexed)
 {
+   bool *consecutive = indexed ? e->consecutive_x : e->consecutive;
+   int16_t *hi_known = indexed ? e->hi_known_x : e->hi_known;
    static _Thread_local struct lanes l;
    uint64_t body[VWORDS] = {0};
    l = *top;
@@ -2945,10 +2946,10 @@ static void strides_pass(const struct emit *e, struct emit *facts, const struct 
       int8_t hi = a + 1 < ISA_MAX_VREGS ? l.hi[a + 1] : HI_LANES;
       /* HI_CHUNK_ENDS says nothing of the whole warp */
       hi_known[k] = stride != NO_STRIDE && hi != HI_CHUNK_ENDS ? hi : HI_LANES;
-      if (facts) {
-         facts->stride[k] = stride;
-         facts->chunks[k] = cstride == 4 && stride != 4 && hi != HI_LANES;
-         facts->chunk_hi[k] = hi;
+      if (!indexed) {
+         e->stride[k] = stride;
+         e->chunks[k] = cstride == 4 && stride != 4 && hi != HI_LANES;
+         e->chunk_hi[k] = hi;
       }
       if (g->kind == SEG_ENDIF) {
          for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
@@ -3000,7 +3001,7 @@ static bool known_lanes(const struct lanes *l, uint32_t r)
    return l->stride[r] != NO_STRIDE || l->cstride[r] != NO_STRIDE || l->hi[r] != HI_LANES;
 }
 
-/* The prefix of code[0..end), or NULL (nothing known, or out of memory). */
+/* The prefix of code[0..end), or NULL when out of memory. */
 static struct prefix *prefix_new(const struct hw_dinst *code, uint32_t n, uint32_t end, uint32_t w)
 {
    struct prefix *x = calloc(1, sizeof(*x));
@@ -3067,7 +3068,7 @@ static void plan_strides(struct emit *e, const struct hw_dinst *code, const stru
 {
    static _Thread_local struct lanes top;
    prefix_facts(e, p, &top);
-   strides_pass(e, e, code, p, w, &top, e->consecutive, e->hi_known);
+   strides_pass(e, code, p, w, &top, false);
    e->indices = 0;
    uint64_t indices[VWORDS] = {0};
    if (e->looping)
@@ -3078,7 +3079,7 @@ static void plan_strides(struct emit *e, const struct hw_dinst *code, const stru
    }
    bool better = false;
    if (e->indices) {
-      strides_pass(e, NULL, code, p, w, &top, e->consecutive_x, e->hi_known_x);
+      strides_pass(e, code, p, w, &top, true);
       for (uint32_t k = 0; k < p->count; k++) {
          better = better || (e->consecutive_x[k] && !e->consecutive[k]) ||
                   (e->hi_known_x[k] != HI_LANES && e->hi_known[k] == HI_LANES);
