@@ -484,6 +484,7 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
    cta->budget = HW_WARP_BUDGET;
    cta->insts = cta->global_bytes = cta->jit_exits = cta->jit_insts = cta->barrier_waits = 0;
    cta->current = 0;
+   cta->sweeping = cta->chained = 0;
    memset(cta->pages, 0xff, sizeof(cta->pages));
    cta->root_lo = INT64_MAX;
    cta->root_hi = INT64_MIN;

@@ -112,6 +112,12 @@ struct hw_cta {
     * with the next running warp (in index order, as run_warps would)
     * rather than return, and returns for the warp this names. */
    uint32_t current;
+   /* A compiled block's sweep (hw_jit.c, emit_sweep_bar): set while the
+    * CTA's warps run a block ending at a BAR in turn, warps before the
+    * current one past its BAR but not marked waiting there; chained while
+    * a sweep went on into the next block itself, the interpreter's pc
+    * still the first block's. Both clear whenever a block returns. */
+   uint8_t sweeping, chained;
    /* The VA page each of the program's first HW_PAGE_SITES global access
     * sites last found live in this CTA, or UINT64_MAX (hw_jit.c,
     * emit_check): the CTA's other warps' accesses there, in that page,

@@ -112,6 +112,19 @@ struct emit {
    uint32_t tile_sites, n;
    uint8_t tile_of[MAX_SEGS];
    uint8_t seg;                /* the segment being emitted */
+   /* The block being emitted ends at a BAR its warps sweep (emit_sweep_bar):
+    * that BAR's index and pc, and where its fix-up starts (emit_fixup). Per
+    * pc, the warp-switch entry of a block starting there that sweeps, or
+    * SIZE_MAX; the chain jumps to it (patch_chains). */
+   bool sweeps;
+   uint32_t bar_i, bar_pc;
+   size_t fixup;
+   size_t *sweep_entry;
+   struct chain {
+      size_t at;
+      uint32_t pc;
+   } *chains;
+   uint32_t chain_count, chain_cap;
 };
 
 static void put(struct emit *e, const void *p, size_t n)
@@ -1209,14 +1222,26 @@ static void patch(struct emit *e, size_t at)
    memcpy(e->b + at, &rel, 4);
 }
 
-/* Leaves the block: eax = how many of its instructions ran. The warp
- * pushed at its entry is popped (emit_block). */
-static void emit_return(struct emit *e, uint32_t ran)
+/* Pops the warp pushed at the block's entry (emit_block) and returns. */
+static void emit_ret(struct emit *e)
 {
-   byte(e, 0xb8), dword(e, ran);                         /* mov eax, ran */
    byte(e, 0x59);                                        /* pop rcx */
    byte(e, 0xc5), byte(e, 0xf8), byte(e, 0x77);          /* vzeroupper */
    byte(e, 0xc3);                                        /* ret */
+}
+
+/* Leaves the block: eax = how many of its instructions ran. In a block
+ * that sweeps, by its fix-up where the CTA's sweep is on (emit_fixup). */
+static void emit_return(struct emit *e, uint32_t ran)
+{
+   byte(e, 0xb8), dword(e, ran);                         /* mov eax, ran */
+   if (e->sweeps) {
+      byte(e, 0x66), byte(e, 0x83);                      /* cmp word [sweeping], 0 */
+      modrm(e, 7, M(RDX, (int32_t)offsetof(struct hw_cta, sweeping))), byte(e, 0);
+      byte(e, 0x0f), byte(e, 0x85);                      /* jne fixup */
+      dword(e, (uint32_t)((int64_t)e->fixup - (int64_t)(e->len + 4)));
+   }
+   emit_ret(e);
 }
 
 /* cta->field += n (a uint64_t). */
@@ -2548,6 +2573,212 @@ static void emit_release(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
    patch(e, other[1]);
 }
 
+/* ---- sweeps: a CTA's warps through a block ending at a BAR ---------------- */
+
+_Static_assert(offsetof(struct hw_cta, chained) == offsetof(struct hw_cta, sweeping) + 1,
+               "emit_return and emit_fixup test and clear both as one word");
+
+/* mov dword [r11 + at], value: a field of the warp at r11. */
+static void mark_r11(struct emit *e, size_t at, uint32_t value)
+{
+   byte(e, 0x41), byte(e, 0xc7), modrm(e, 0, M(R11, (int32_t)at)), dword(e, value);
+}
+
+/* cta->field += rcx. */
+static void count_rcx(struct emit *e, size_t field)
+{
+   byte(e, 0x48), byte(e, 0x01), modrm(e, RCX, M(RDX, (int32_t)field));
+}
+
+/* insts and jit_insts += rcx * n; barrier_waits += rcx (ecx: warps that
+ * ran the block to its BAR, n = its instructions up to it). */
+static void count_warps_at_bar(struct emit *e, uint32_t n)
+{
+   count_rcx(e, offsetof(struct hw_cta, barrier_waits));
+   byte(e, 0x69), modrm(e, RCX, R(RCX)), dword(e, n);   /* imul ecx, ecx, n */
+   count_rcx(e, offsetof(struct hw_cta, insts));
+   count_rcx(e, offsetof(struct hw_cta, jit_insts));
+}
+
+/* r11 = the warp at [rdx + field] (warps: the CTA's first), and the block's
+ * warp: [rsp], rdi, rsi. */
+static void switch_to_r11(struct emit *e)
+{
+   byte(e, 0x4c), byte(e, 0x89), modrm(e, R11, M(RSP, 0));   /* mov [rsp], r11 */
+   byte(e, 0x49), byte(e, 0x8b), modrm(e, RDI, M(R11, (int32_t)offsetof(struct hw_warp, v)));
+   byte(e, 0x49), byte(e, 0x8b), modrm(e, RSI, M(R11, (int32_t)offsetof(struct hw_warp, u)));
+}
+
+/* mov word [sweeping], 0: the sweep ends (and its chain). */
+static void end_sweep(struct emit *e)
+{
+   byte(e, 0x66), byte(e, 0xc7), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, sweeping)));
+   byte(e, 0), byte(e, 0);
+}
+
+/*
+ * The fix-up of a block that sweeps, emitted before its entry (every
+ * return of the block comes here while cta->sweeping: emit_return; eax =
+ * what it returns). The warps before the block's current one ran it to
+ * its BAR: each is marked waiting there and counted, as emit_bar marks
+ * and counts a warp; those after it run at the block's start (a chained
+ * sweep never wrote their pcs); cta->current names the current one. A
+ * chained sweep entered the block without the interpreter, whose pc is
+ * still the first block's: a count the block returns is the current
+ * warp's pc, counted here, and the interpreter resumes (HW_JIT_RESUME).
+ */
+static void emit_fixup(struct emit *e, uint32_t start)
+{
+   const int32_t size = (int32_t)sizeof(struct hw_warp);
+   e->fixup = e->len;
+   byte(e, 0x41), byte(e, 0x89), modrm(e, RAX, R(1));            /* mov r9d, eax */
+   warp_to_rax(e);
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11, M(RDX, (int32_t)offsetof(struct hw_cta, warps)));
+   byte(e, 0x31), byte(e, 0xc9);                                 /* xor ecx, ecx */
+   size_t before = e->len;
+   byte(e, 0x49), byte(e, 0x39), modrm(e, RAX, R(R11));          /* cmp r11, rax */
+   size_t reached = jump_fwd(e, 0x83);                           /* jae */
+   mark_r11(e, offsetof(struct hw_warp, barrier_pc), e->bar_pc);
+   mark_r11(e, offsetof(struct hw_warp, pc), e->bar_pc + 1);
+   mark_r11(e, offsetof(struct hw_warp, state), HW_WARP_AT_BARRIER);
+   byte(e, 0xff), byte(e, 0xc1);                                 /* inc ecx */
+   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, (uint32_t)size);   /* add r11 */
+   byte(e, 0xe9), dword(e, (uint32_t)((int64_t)before - (int64_t)(e->len + 4)));
+   patch(e, reached);
+   count_warps_at_bar(e, e->bar_i + 1);
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R10, M(RDX, (int32_t)offsetof(struct hw_cta, warps_end)));
+   size_t after = e->len;
+   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, (uint32_t)size);   /* add r11 */
+   byte(e, 0x4d), byte(e, 0x39), modrm(e, R10, R(R11));          /* cmp r11, r10 */
+   size_t done = jump_fwd(e, 0x83);                              /* jae */
+   mark_r11(e, offsetof(struct hw_warp, pc), start);
+   byte(e, 0xe9), dword(e, (uint32_t)((int64_t)after - (int64_t)(e->len + 4)));
+   patch(e, done);
+   byte(e, 0x8b), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, index)));
+   byte(e, 0x89), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, current)));
+   byte(e, 0x80), modrm(e, 7, M(RDX, (int32_t)offsetof(struct hw_cta, chained))), byte(e, 0);
+   size_t unchained = jump_fwd(e, 0x84);                         /* je */
+   byte(e, 0x41), byte(e, 0x81), modrm(e, 7, R(1)), dword(e, HW_JIT_RESUME);   /* cmp r9d */
+   size_t resumes = jump_fwd(e, 0x84);                           /* je */
+   byte(e, 0x41), byte(e, 0x8d), modrm(e, RCX, M(1, (int32_t)start));   /* lea ecx, [r9 + start] */
+   byte(e, 0x89), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, pc)));
+   byte(e, 0x44), byte(e, 0x89), modrm(e, 1, R(RCX));            /* mov ecx, r9d */
+   count_rcx(e, offsetof(struct hw_cta, insts));
+   count_rcx(e, offsetof(struct hw_cta, jit_insts));
+   byte(e, 0x41), byte(e, 0xb9), dword(e, HW_JIT_RESUME);        /* mov r9d */
+   patch(e, unchained);
+   patch(e, resumes);
+   end_sweep(e);
+   byte(e, 0x44), byte(e, 0x89), modrm(e, 1, R(RAX));            /* mov eax, r9d */
+   emit_ret(e);
+}
+
+/*
+ * At the entry of a block that sweeps, before its warp-switch entry: the
+ * CTA's first warp entering it, where every other warp runs and waits to
+ * enter it at its start with every lane running, starts a sweep
+ * (cta->sweeping): the warps run the block in turn to its BAR without
+ * being marked there (emit_sweep_bar), as interpreted they would run in
+ * index order and wait. (Every lane running is every lane live: a lane
+ * that returned runs no more.) Else (the jumps in fail[], to patch) the
+ * block runs as it does without sweeps.
+ */
+#define SWEEP_FAILS 4
+static void emit_sweep_check(struct emit *e, uint32_t start, uint32_t w, size_t fail[SWEEP_FAILS])
+{
+   const int32_t size = (int32_t)sizeof(struct hw_warp);
+   warp_to_rax(e);
+   byte(e, 0x48), byte(e, 0x3b), modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, warps)));
+   fail[0] = jump_fwd(e, 0x85);                                  /* jne: not the first warp */
+   uint64_t full = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+   byte(e, 0x49), byte(e, 0xb9), put(e, &full, 8);               /* mov r9, imm64 */
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R10, M(RDX, (int32_t)offsetof(struct hw_cta, warps_end)));
+   byte(e, 0x4c), byte(e, 0x8d), modrm(e, R11, M(RAX, size));   /* lea r11 */
+   size_t walk = e->len;
+   byte(e, 0x4d), byte(e, 0x39), modrm(e, R10, R(R11));          /* cmp r11, r10 */
+   size_t all = jump_fwd(e, 0x83);                               /* jae */
+   byte(e, 0x41), byte(e, 0x83), modrm(e, 7, M(R11, (int32_t)offsetof(struct hw_warp, state)));
+   byte(e, HW_WARP_RUNNING);                                     /* cmp dword [state], imm8 */
+   fail[1] = jump_fwd(e, 0x85);
+   byte(e, 0x41), byte(e, 0x81), modrm(e, 7, M(R11, (int32_t)offsetof(struct hw_warp, pc)));
+   dword(e, start);
+   fail[2] = jump_fwd(e, 0x85);
+   byte(e, 0x4d), byte(e, 0x39), modrm(e, 1, M(R11, (int32_t)offsetof(struct hw_warp, exec)));
+   fail[3] = jump_fwd(e, 0x85);                                  /* cmp [r11 + exec], r9 */
+   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, (uint32_t)size);   /* add r11 */
+   byte(e, 0xe9), dword(e, (uint32_t)((int64_t)walk - (int64_t)(e->len + 4)));
+   patch(e, all);
+   byte(e, 0xc6), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, sweeping))), byte(e, 1);
+}
+
+/* A jump (rel32 0: on to the next instruction) for patch_chains to aim at
+ * the sweep entry of the block starting at pc, if one does. */
+static void emit_chain(struct emit *e, uint32_t pc)
+{
+   if (e->chain_count == e->chain_cap) {
+      uint32_t cap = e->chain_cap ? 2 * e->chain_cap : 16;
+      struct chain *c = realloc(e->chains, cap * sizeof(*c));
+      if (!c) {
+         e->oom = true;
+         return;
+      }
+      e->chains = c, e->chain_cap = cap;
+   }
+   size_t at = jump_fwd(e, 0);
+   e->chains[e->chain_count++] = (struct chain){at, pc};
+}
+
+static void patch_chains(struct emit *e)
+{
+   for (uint32_t k = 0; k < e->chain_count && !e->oom; k++) {
+      const struct chain *c = &e->chains[k];
+      size_t to = c->pc < e->n ? e->sweep_entry[c->pc] : SIZE_MAX;
+      if (to == SIZE_MAX)
+         continue;
+      uint32_t rel = (uint32_t)((int64_t)to - (int64_t)(c->at + 4));
+      memcpy(e->b + c->at, &rel, 4);
+   }
+}
+
+/*
+ * The BAR ending a block that sweeps, block index i at pc, while the CTA
+ * sweeps (emit_sweep_check): the next warp runs the block from its top
+ * (every warp waits to, running, with every lane running and live, and
+ * no block changes that: a lane leaving or a partial selection returns).
+ * After the last, every warp has reached the BAR, which releases them:
+ * they are counted (as emit_bar counts each), and the first goes on at
+ * pc + 1, in the block starting there where that one sweeps (the sweep
+ * chained: every warp runs there, as the check would find); else the
+ * warps are stopped there, for the interpreter to resume.
+ */
+static void emit_sweep_bar(struct emit *e, uint32_t i, uint32_t pc)
+{
+   const int32_t size = (int32_t)sizeof(struct hw_warp);
+   warp_to_rax(e);
+   byte(e, 0x4c), byte(e, 0x8d), modrm(e, R11, M(RAX, size));   /* lea r11 */
+   byte(e, 0x4c), byte(e, 0x3b), modrm(e, R11, M(RDX, (int32_t)offsetof(struct hw_cta, warps_end)));
+   size_t last = jump_fwd(e, 0x83);                              /* jae */
+   switch_to_r11(e);
+   byte(e, 0xe9), dword(e, (uint32_t)((int64_t)e->switched - (int64_t)(e->len + 4)));
+   patch(e, last);
+   byte(e, 0x8b), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, warp_count)));
+   count_warps_at_bar(e, i + 1);
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11, M(RDX, (int32_t)offsetof(struct hw_cta, warps)));
+   switch_to_r11(e);
+   byte(e, 0xc6), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, chained))), byte(e, 1);
+   emit_chain(e, pc + 1);
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R10, M(RDX, (int32_t)offsetof(struct hw_cta, warps_end)));
+   size_t each = e->len;
+   mark_r11(e, offsetof(struct hw_warp, pc), pc + 1);
+   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, (uint32_t)size);   /* add r11 */
+   byte(e, 0x4d), byte(e, 0x39), modrm(e, R10, R(R11));          /* cmp r11, r10 */
+   byte(e, 0x0f), byte(e, 0x82), dword(e, (uint32_t)((int64_t)each - (int64_t)(e->len + 4)));
+   byte(e, 0xc7), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, current))), dword(e, 0);
+   end_sweep(e);
+   byte(e, 0xb8), dword(e, HW_JIT_RESUME);                       /* mov eax */
+   emit_ret(e);
+}
+
 /*
  * The BAR ending a block, block index i at pc (SPIR-V OpControlBarrier:
  * every invocation of the workgroup reaches it before any goes on past
@@ -2559,11 +2790,18 @@ static void emit_release(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
  * elsewhere is left to the interpreter (HW_JIT_RESUME). The last warp to
  * arrive releases the barrier where every other warp waits there
  * (emit_release); else, or where a part of the warp returned (it faults),
- * the interpreter runs the BAR.
+ * the interpreter runs the BAR. While the CTA sweeps the block, none of
+ * that: emit_sweep_bar.
  */
 static void emit_bar(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
 {
    size_t here[2];
+   if (e->sweeps) {
+      byte(e, 0x80), modrm(e, 7, M(RDX, (int32_t)offsetof(struct hw_cta, sweeping))), byte(e, 0);
+      size_t one = jump_fwd(e, 0x84);                    /* je: the CTA does not sweep */
+      emit_sweep_bar(e, i, pc);
+      patch(e, one);
+   }
    warp_to_rax(e);
    byte(e, 0x48), byte(e, 0x8b), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, exec)));
    byte(e, 0x48), byte(e, 0x3b), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, alive)));
@@ -3407,7 +3645,15 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    byte(e, 0x51);                                        /* push rcx */
    mov_r8_consts(e);
    emit_entry(e, code, pc, p, w);
+   size_t fail[SWEEP_FAILS];
+   if (e->sweeps)
+      emit_sweep_check(e, pc, w, fail);
    e->switched = e->len;   /* a warp switch keeps the stride slots: harmless hints */
+   if (e->sweeps) {
+      for (int k = 0; k < SWEEP_FAILS; k++)
+         patch(e, fail[k]);
+      e->sweep_entry[pc] = e->switched;
+   }
    if (uses_innermost(code, p))
       emit_innermost_kind(e);
    if (e->indices)
@@ -3516,6 +3762,13 @@ static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, st
          if (!ok)
             break;
       }
+      /* A block ending at a BAR sweeps: its fix-up comes first. */
+      e->sweeps = p->seg[p->count - 1].kind == SEG_BAR;
+      if (e->sweeps) {
+         e->bar_i = p->seg[p->count - 1].first;
+         e->bar_pc = p->seg[p->count - 1].pc;
+         emit_fixup(e, pc);
+      }
       (*at)[*count] = (struct pending){e->len, pc};
       (*b)[(*count)++] = (struct hw_jit_block){NULL, code[pc].handler, len};
       emit_block(e, code, pc, p, w);
@@ -3590,9 +3843,13 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix
    }
    struct emit e = {.gathers = calloc((size_t)sites * GATHER_WARPS + 1, 1), .lds_site = lds_site,
                     .page_site = page_site, .live = liveness(code, n), .n = n,
-                    .prefix = prefix_new(code, n, prefix_end, w)};
-   if (!lds_site || !e.gathers) {
+                    .prefix = prefix_new(code, n, prefix_end, w),
+                    .sweep_entry = malloc(((size_t)n + 1) * sizeof(size_t))};
+   for (uint32_t pc = 0; e.sweep_entry && pc <= n; pc++)
+      e.sweep_entry[pc] = SIZE_MAX;
+   if (!lds_site || !e.gathers || !e.sweep_entry) {
       free((void *)e.live), prefix_free(e.prefix);
+      free(e.sweep_entry);
       free(lds_site);
       free(e.gathers);
       return NULL;
@@ -3601,8 +3858,10 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix
    struct pending *at = NULL;
    uint32_t count = 0;
    struct hw_jit *j = NULL;
-   if (compile_runs(code, n, w, &e, &b, &at, &count) && count)
+   if (compile_runs(code, n, w, &e, &b, &at, &count) && count) {
+      patch_chains(&e);
       j = calloc(1, sizeof(*j));
+   }
    if (j)
       j->mem = executable(&e, &j->size);
    if (j && !j->mem) {
@@ -3635,6 +3894,8 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix
    free(e.gathers);
    free(lds_site);
    free((void *)e.live), prefix_free(e.prefix);
+   free(e.sweep_entry);
+   free(e.chains);
    return j;
 }
 

@@ -76,7 +76,15 @@ struct hw_warp;
  * interpreter goes on with warp cta->current at its pc (after a BAR or
  * EXIT whose next warp waits elsewhere, or when the block left an instruction to the
  * interpreter after following a JMP, where a count would not say the
- * pc). */
+ * pc).
+ *
+ * A block ending at a BAR that the CTA's first warp enters while every
+ * other warp runs at its start with every lane running sweeps: the warps
+ * run it in turn to the BAR, marked there only where one leaves the block
+ * before (cta->sweeping, hw_jit.c emit_sweep_bar); after the last, the
+ * first goes on at the BAR's next pc, in the block starting there where
+ * that one sweeps too (chained: the block then returns HW_JIT_RESUME,
+ * never a count, since the interpreter's pc is the first block's). */
 #define HW_JIT_RESUME UINT32_MAX
 struct hw_jit_block {
    uint32_t (*fn)(uint32_t *v, uint32_t *u, struct hw_cta *cta, const struct hw_warp *warp);

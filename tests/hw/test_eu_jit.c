@@ -1231,6 +1231,54 @@ static void test_release_with_returned_warp(void)
 }
 
 /*
+ * A CTA's warps sweep a block ending at a BAR (hw_jit.c emit_sweep_bar):
+ * each runs it in turn without being marked at the BAR until one leaves
+ * the block, here warp 2 on one trip, at an LDG swapping its lanes' words
+ * in pairs that trip (in the block after the first BAR), or at an STS
+ * doing the same (in the block after the second, which
+ * the sweep entered chained from the first). The warps before it must
+ * then wait at the BAR (marked there), the warps after it run from the
+ * block's start, and the one leaving goes on interpreted: each lane adds
+ * its value from half a workgroup away, so a warp running past a BAR
+ * early would overwrite what another has yet to read. Results and counts
+ * are the interpreter's.
+ */
+static void test_sweeps(void)
+{
+#define SWEEP_LOOP(STS, LDG)                                                   \
+   "ldr.b64 u0 +0\n" GLOBAL_INDEX "s2r.warp_id u4\n"                           \
+   "shl v3, v0, #2\niadd v4, v0, #128\nirem_u v4, v4, u9\nshl v4, v4, #2\n"     \
+   "mov v5, v1\nmov u3, #0\n"                                                  \
+   "head: icmp.ge_u u6, u3, #5\nbra_u _, u6 @done\n"                           \
+   "   icmp.eq u10, u4, #2\n" STS "   bar\n"                                   \
+   "   lds.b32 v6, v4\n   iadd v5, v5, v6\n" LDG "   bar\n"                   \
+   "   iadd u3, u3, #1\n   jmp @head\n"                                        \
+   "done: shl v6, v1, #2\nzext64 v12, v6\niadd64 v12, v12, u0\n"                \
+   "stg.b32 _, v12, v5\nexit\n"
+#define SWEEP_STS "   sts.b32 _, v3, v5\n"
+#define SWEEP_LDG ""
+   static const char *const cases[][3] = {
+      {"a warp leaving a sweep at an LDG",
+       SWEEP_LOOP(SWEEP_STS, "   icmp.eq u11, u3, #2\n   and u12, u10, u11\n"
+                             "   xor v12, v0, u12\n"
+                             "   shl v12, v12, #2\n   zext64 v14, v12\n"
+                             "   iadd64 v14, v14, u0\n   ldg.b32 v11, v14\n"),
+       NULL},
+      {"a warp leaving a chained sweep at an STS",
+       SWEEP_LOOP("   icmp.eq u11, u3, #3\n   and u12, u10, u11\n"
+                  "   xor v13, v0, u12\n   shl v13, v13, #2\n   sts.b32 _, v13, v5\n",
+                  SWEEP_LDG),
+       NULL},
+      {"sweeps left by no warp", SWEEP_LOOP(SWEEP_STS, SWEEP_LDG), NULL},
+   };
+#undef SWEEP_LOOP
+#undef SWEEP_STS
+#undef SWEEP_LDG
+   cases_as_interpreted(same_counts_as_interpreted, ".warp %u\n.barrier\n%s%s", cases,
+                        EDGES(cases));
+}
+
+/*
  * Tile kinds a warp found, kept for its later visits of a block where
  * nothing on the way back writes the tile register (hw_jit.c
  * written_between_visits, struct hw_warp tile_cache): found again where a
@@ -1798,6 +1846,7 @@ int main(void)
    HWT_RUN(test_fused_runs);
    HWT_RUN(test_tile_kind_cache);
    HWT_RUN(test_release_with_returned_warp);
+   HWT_RUN(test_sweeps);
    HWT_RUN(test_selections_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
