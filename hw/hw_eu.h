@@ -138,8 +138,9 @@ struct hw_cta {
    uint8_t indexed;
    /* Per invariant LDS address register of the block running: 1 when
     * each chunk of 8 lanes holds one offset, 2 when consecutive offsets,
-    * all inside shared memory for its LDSs; 0 else (hw_jit.c,
-    * emit_tile_kinds): set at its entry. */
+    * all inside shared memory for its LDSs; 3 when other offsets, all
+    * inside (gathered); 0 else (hw_jit.c, emit_tile_kinds): set at its
+    * entry. */
    uint8_t tile_kind[4];
    struct hw_fault_info fault;
 };

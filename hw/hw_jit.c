@@ -1911,12 +1911,36 @@ static void emit_strided(struct emit *e, const struct isa_inst *in, uint32_t w,
    }
 }
 
+/* An LDS of a tile of kind 3 (emit_tile_kinds: every lane's offset found
+ * inside shared memory for it): gathered chunk by chunk, unchecked. */
+static void emit_tile_gather(struct emit *e, const struct isa_inst *in, uint32_t w)
+{
+   int32_t a = (int32_t)(isa_opnd_index(in->a) * w * 4);
+   int32_t d = (int32_t)(isa_opnd_index(in->dst) * w * 4);
+   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, shared)));
+   if (in->imm) {
+      byte(e, 0xb9), dword(e, in->imm);                     /* mov ecx, imm */
+      vex(e, VMOVD, false, 1, 0, R(RCX));
+      v2(e, VPBROADCASTD, 1, R(1));                         /* ymm1 = imm */
+   }
+   for (uint32_t c = 0; c < w / 8; c++) {
+      if (in->imm)
+         shared_offsets(e, a, c);
+      else
+         v2(e, VMOVDQU_LOAD, 0, M(RDI, a + (int32_t)(32 * c)));
+      v3(e, VPCMPEQD, 4, 4, R(4));
+      gather(e, 3, 0, 4);
+      v2(e, VMOVDQU_STORE, 3, M(RDI, d + (int32_t)(32 * c)));
+   }
+}
+
 /* A full warp's LDS of a tile register whose kind the block's entry found
  * (emit_tile_kinds): chunk by chunk, its first lane's offset + imm, one
  * word broadcast (kind 1) or 32 bytes (kind 2), all checked inside shared
- * memory at the entry; then jumps (done[0..1], to patch past the general
- * path). For kind 0 the code after this, the general path, runs it. */
-static void emit_tile_load(struct emit *e, const struct isa_inst *in, uint32_t w, size_t done[2])
+ * memory at the entry, or a gather (kind 3, emit_tile_gather); then jumps
+ * (done[0..2], to patch past the general path). For kind 0 the code after
+ * this, the general path, runs it. */
+static void emit_tile_load(struct emit *e, const struct isa_inst *in, uint32_t w, size_t done[3])
 {
    uint32_t t = e->tile_of[e->seg] - 1u;
    int32_t r = (int32_t)(isa_opnd_index(in->a) * w * 4);
@@ -1925,6 +1949,11 @@ static void emit_tile_load(struct emit *e, const struct isa_inst *in, uint32_t w
    byte(e, 0x0f), byte(e, 0xb6), modrm(e, RCX, M(RDX, kind));   /* movzx ecx, byte [kind] */
    byte(e, 0x85), byte(e, 0xc9);                                /* test ecx, ecx */
    size_t general = jump_fwd(e, 0x84);                          /* jz */
+   byte(e, 0x83), byte(e, 0xf9), byte(e, 3);                    /* cmp ecx, 3 */
+   size_t other = jump_fwd(e, 0x85);
+   emit_tile_gather(e, in, w);
+   done[2] = jump_fwd(e, 0);
+   patch(e, other);
    byte(e, 0x4c), byte(e, 0x8b), modrm(e, 1, M(RDX, (int32_t)offsetof(struct hw_cta, shared)));
    byte(e, 0x83), byte(e, 0xf9), byte(e, 1);                    /* cmp ecx, 1 */
    size_t consecutive = jump_fwd(e, 0x85);
@@ -2136,7 +2165,7 @@ static size_t emit_strided_first(struct emit *e, const struct isa_inst *in, uint
 static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, uint32_t i,
                         uint32_t w)
 {
-   size_t tiled[2] = {NONE_FAIL, NONE_FAIL};
+   size_t tiled[3] = {NONE_FAIL, NONE_FAIL, NONE_FAIL};
    if (e->tile_of[e->seg])
       emit_tile_load(e, in, w, tiled);
    /* An LDS whose warp was once not consecutive there (a tile's
@@ -2222,7 +2251,7 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
       patch(e, known);
    if (gathered != NONE_FAIL)
       patch(e, gathered);
-   for (int k = 0; k < 2; k++) {
+   for (int k = 0; k < 3; k++) {
       if (tiled[k] != NONE_FAIL)
          patch(e, tiled[k]);
    }
@@ -3558,26 +3587,61 @@ static void cache_kind(struct emit *e, uint32_t t)
    byte(e, (uint8_t)(1u << s));                                   /* or byte [known], bit */
 }
 
+/* Kind 3 of tile t (emit_tile_kinds) where every lane's offset, aligned,
+ * leaves room for its LDSs' 4 bytes at offsets tile_lo..tile_hi inside
+ * shared memory (as emit_shared_gather checks); else a jump to bad. */
+static void tile_gathers(struct emit *e, uint32_t t, uint32_t w, struct jumps *bad)
+{
+   int32_t r = (int32_t)(e->tile[t] * w * 4);
+   emit_shared_bytes(e);                                    /* ecx = shared bytes */
+   byte(e, 0x81), modrm(e, 5, R(RCX)), dword(e, e->tile_hi[t] + 4);   /* sub ecx */
+   size_t at[2];
+   at[0] = jump_fwd(e, 0x82);                               /* jb: no room at all */
+   add_jumps(e, bad, at, 1);
+   vex(e, VMOVD, false, 2, 0, R(RCX));
+   v2(e, VPBROADCASTD, 2, R(2));                            /* ymm2 = the last offset */
+   v3(e, VPCMPEQD, 4, 4, R(4));                             /* in range so far */
+   v3(e, VPXOR, 5, 5, R(5));                                /* low bits so far */
+   for (uint32_t c = 0; c < w / 8; c++) {
+      v2(e, VMOVDQU_LOAD, 0, M(RDI, r + (int32_t)(32 * c)));
+      v3(e, VPMAXUD, 3, 0, R(2));
+      v3(e, VPCMPEQD, 3, 3, R(2));                          /* offset <= the last */
+      v3(e, VPAND, 4, 4, R(3));
+      shift_imm(e, 6, 3, 0, 30);                            /* vpslld: the low two bits */
+      v3(e, VPOR, 5, 5, R(3));
+   }
+   vex(e, VPMOVMSKB, true, RAX, 0, R(4));
+   byte(e, 0x83), byte(e, 0xf8), byte(e, 0xff);             /* cmp eax, -1 */
+   at[0] = jump_fwd(e, 0x85);
+   v2(e, VPTEST, 5, R(5));
+   at[1] = jump_fwd(e, 0x85);                               /* jnz: misaligned */
+   add_jumps(e, bad, at, 2);
+   const int32_t kind = (int32_t)(offsetof(struct hw_cta, tile_kind) + t);
+   byte(e, 0xc6), modrm(e, 0, M(RDX, kind)), byte(e, 3);   /* mov byte [kind], 3 */
+}
+
 /* cta->tile_kind[t] for each tile register (e->tile): 1 where each chunk
  * of 8 lanes holds one offset, 2 where consecutive ones (lane 0's of the
  * chunk + 4 * lane), and every chunk's first offset, 4-aligned, leaves
  * room for its LDSs' 32 bytes at offsets tile_lo..tile_hi inside shared
- * memory; 0 otherwise. The warp's, as it enters the block: nothing in it
- * writes them. */
+ * memory; else 3 where every lane's offset is inside for them (the LDSs
+ * then gather, unchecked: a ring of neighbours' last warp); 0 otherwise.
+ * The warp's, as it enters the block: nothing in it writes them. */
 static void emit_tile_kinds(struct emit *e, uint32_t w)
 {
-   static _Thread_local struct jumps bad;   /* to the end: the kind stays 0 */
+   static _Thread_local struct jumps bad;     /* to the end: the kind stays 0 */
+   static _Thread_local struct jumps other;   /* to kind 3's check */
    for (uint32_t t = 0; t < e->tiles; t++) {
       int32_t r = (int32_t)(e->tile[t] * w * 4);
       const int32_t kind = (int32_t)(offsetof(struct hw_cta, tile_kind) + t);
       size_t cached = e->tile_site[t] >= 0 ? cached_kind(e, t) : NONE_FAIL;
-      bad.count = 0;
+      bad.count = other.count = 0;
       byte(e, 0xc6), modrm(e, 0, M(RDX, kind)), byte(e, 0);   /* mov byte [kind], 0 */
       emit_shared_bytes(e);                                    /* ecx = shared bytes */
       byte(e, 0x81), modrm(e, 5, R(RCX)), dword(e, e->tile_hi[t] + 32);   /* sub ecx */
       size_t at[2];
-      at[0] = jump_fwd(e, 0x82);                               /* jb: no room at all */
-      add_jumps(e, &bad, at, 1);
+      at[0] = jump_fwd(e, 0x82);                               /* jb: no room for 32 */
+      add_jumps(e, &other, at, 1);
       v3(e, VPCMPEQD, 4, 4, R(4));                             /* one offset a chunk */
       v3(e, VPCMPEQD, 5, 5, R(5));                             /* consecutive */
       for (uint32_t c = 0; c < w / 8; c++) {
@@ -3585,9 +3649,10 @@ static void emit_tile_kinds(struct emit *e, uint32_t w)
          byte(e, 0x8b), modrm(e, RAX, M(RDI, chunk));          /* mov eax, the chunk's first */
          byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
          at[0] = jump_fwd(e, 0x85);                            /* jnz: misaligned */
+         add_jumps(e, &bad, at, 1);
          byte(e, 0x39), byte(e, 0xc8);                         /* cmp eax, ecx */
-         at[1] = jump_fwd(e, 0x87);                            /* ja: past the room */
-         add_jumps(e, &bad, at, 2);
+         at[0] = jump_fwd(e, 0x87);                            /* ja: past the room */
+         add_jumps(e, &other, at, 1);
          v2(e, VPBROADCASTD, 0, M(RDI, chunk));
          v3(e, VPCMPEQD, 1, 0, M(RDI, chunk));
          v3(e, VPAND, 4, 4, R(1));
@@ -3604,6 +3669,9 @@ static void emit_tile_kinds(struct emit *e, uint32_t w)
          add_jumps(e, &bad, at, 1);
          patch(e, no);
       }
+      for (uint32_t k = 0; k < other.count; k++)
+         patch(e, other.at[k]);
+      tile_gathers(e, t, w, &bad);
       for (uint32_t k = 0; k < bad.count; k++)
          patch(e, bad.at[k]);
       if (cached != NONE_FAIL) {
