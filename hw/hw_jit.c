@@ -1088,19 +1088,48 @@ static void emit_s2r(struct emit *e, uint32_t mod, uint32_t w)
    byte(e, 0x8b), modrm(e, RAX, M(RCX, at));
 }
 
-/* A uniform instruction as scalar code on u[] (rsi): eax = a <op> ecx = b,
- * stored to u[dst]. x86 masks shift counts to 5 bits, as the ISA does. */
-static void emit_uniform(struct emit *e, const struct isa_inst *in, uint32_t w)
+/* eax = 1 where the flags of a uniform ICMP's cmp say its comparison mod
+ * holds (setcc of each: e, ne, l, le, g, ge, b, be, a, ae), else 0. */
+static void emit_setcc(struct emit *e, uint32_t mod)
 {
-   /* setcc of each comparison: e, ne, l, le, g, ge, b, be, a, ae */
    static const uint8_t setcc[ISA_ICMP_COUNT] = {0x94, 0x95, 0x9c, 0x9e, 0x9f,
                                                  0x9d, 0x92, 0x96, 0x97, 0x93};
-   if (in->op != ISA_OP_S2R)
-      load_scalar(e, RAX, in, in->a);
-   if (in->op != ISA_OP_MOV && in->op != ISA_OP_S2R)
-      load_scalar(e, RCX, in, in->b);
+   byte(e, 0x0f), byte(e, setcc[mod]), modrm(e, 0, R(RAX));
+   byte(e, 0x0f), byte(e, 0xb6), modrm(e, RAX, R(RAX));   /* movzx eax, al */
+}
+
+/* eax = eax <op> b for a uniform instruction whose b is its immediate, in
+ * the x86 form that takes it (a loop counter's step and bound); false
+ * where there is none (or b is a register). */
+static bool emit_uniform_imm(struct emit *e, const struct isa_inst *in)
+{
+   /* add, sub, and, or, xor, cmp eax, imm32 */
+   static const uint8_t eax_imm[ISA_OP_COUNT] = {
+      [ISA_OP_IADD] = 0x05, [ISA_OP_ISUB] = 0x2d, [ISA_OP_AND] = 0x25,
+      [ISA_OP_OR] = 0x0d,   [ISA_OP_XOR] = 0x35,  [ISA_OP_ICMP] = 0x3d};
+   if (isa_opnd_kind(in->b) != ISA_OPND_IMM)
+      return false;
+   if (eax_imm[in->op]) {
+      byte(e, eax_imm[in->op]), dword(e, in->imm);
+      if (in->op == ISA_OP_ICMP)
+         emit_setcc(e, in->mod);
+      return true;
+   }
    switch ((enum isa_op)in->op) {
-   case ISA_OP_S2R: emit_s2r(e, in->mod, w); break;
+   case ISA_OP_IMUL: byte(e, 0x69), modrm(e, RAX, R(RAX)), dword(e, in->imm); return true;
+   case ISA_OP_SHL: case ISA_OP_SHR_U: case ISA_OP_SHR_S:   /* shl, shr, sar eax, imm8 */
+      byte(e, 0xc1), modrm(e, in->op == ISA_OP_SHL ? 4 : in->op == ISA_OP_SHR_U ? 5 : 7, R(RAX));
+      byte(e, (uint8_t)(in->imm & 31));   /* masked to 5 bits, as x86 masks cl */
+      return true;
+   default: return false;
+   }
+}
+
+/* eax = eax <op> ecx for a uniform instruction (not S2R, not MOV). x86
+ * masks shift counts to 5 bits, as the ISA does. */
+static void emit_uniform_ecx(struct emit *e, const struct isa_inst *in)
+{
+   switch ((enum isa_op)in->op) {
    case ISA_OP_IADD: byte(e, 0x01), modrm(e, RCX, R(RAX)); break;
    case ISA_OP_ISUB: byte(e, 0x29), modrm(e, RCX, R(RAX)); break;
    case ISA_OP_AND: byte(e, 0x21), modrm(e, RCX, R(RAX)); break;
@@ -1118,11 +1147,24 @@ static void emit_uniform(struct emit *e, const struct isa_inst *in, uint32_t w)
    case ISA_OP_SHR_S: byte(e, 0xd3), modrm(e, 7, R(RAX)); break;   /* sar eax, cl */
    case ISA_OP_ICMP:
       byte(e, 0x39), modrm(e, RCX, R(RAX));                  /* cmp eax, ecx */
-      byte(e, 0x0f), byte(e, setcc[in->mod]), modrm(e, 0, R(RAX));
-      byte(e, 0x0f), byte(e, 0xb6), modrm(e, RAX, R(RAX));   /* movzx eax, al */
+      emit_setcc(e, in->mod);
       break;
    default:
-      break;   /* MOV: eax is the value */
+      break;
+   }
+}
+
+/* A uniform instruction as scalar code on u[] (rsi): eax = a <op> b,
+ * stored to u[dst]. */
+static void emit_uniform(struct emit *e, const struct isa_inst *in, uint32_t w)
+{
+   if (in->op == ISA_OP_S2R)
+      emit_s2r(e, in->mod, w);
+   else
+      load_scalar(e, RAX, in, in->a);
+   if (in->op != ISA_OP_S2R && in->op != ISA_OP_MOV && !emit_uniform_imm(e, in)) {
+      load_scalar(e, RCX, in, in->b);
+      emit_uniform_ecx(e, in);
    }
    byte(e, 0x89);   /* mov [rsi + disp], eax */
    modrm(e, RAX, M(RSI, (int32_t)(4 * isa_opnd_index(in->dst))));
@@ -2473,15 +2515,21 @@ static void emit_leave(struct emit *e, const struct isa_inst *in, uint32_t i, ui
 }
 
 /* cta->budget--, as a backward jump spends it (BACK_EDGE in the
- * interpreter), or a jump to patch where that would spend the last: the
- * interpreter then runs the jump itself and yields, for the watchdog. */
-static size_t spend_budget(struct emit *e)
+ * interpreter), and a jump to patch: jz (cc 0x84) where that spent the
+ * last, jnz (0x85) where not. Where it did, the code there gives it back
+ * (unspend) and leaves: the interpreter then runs the jump itself and
+ * yields, for the watchdog. */
+static size_t spend_budget(struct emit *e, uint8_t cc)
 {
    const int32_t budget = (int32_t)offsetof(struct hw_cta, budget);
-   byte(e, 0x48), byte(e, 0x83), modrm(e, 7, M(RDX, budget)), byte(e, 1);   /* cmp qword, 1 */
-   size_t last = jump_fwd(e, 0x84);                      /* je: the last */
    byte(e, 0x48), byte(e, 0xff), modrm(e, 1, M(RDX, budget));               /* dec qword */
-   return last;
+   return jump_fwd(e, cc);
+}
+
+static void unspend(struct emit *e)
+{
+   const int32_t budget = (int32_t)offsetof(struct hw_cta, budget);
+   byte(e, 0x48), byte(e, 0xff), modrm(e, 0, M(RDX, budget));               /* inc qword */
 }
 
 /* A followed JMP (follows), block index i at pc: a backward one spends
@@ -2490,9 +2538,8 @@ static void emit_jmp(struct emit *e, const struct isa_inst *in, uint32_t i, uint
 {
    if (in->imm > pc)
       return;
-   size_t last = spend_budget(e);
-   size_t on = jump_fwd(e, 0);
-   patch(e, last);
+   size_t on = spend_budget(e, 0x85);
+   unspend(e);
    emit_stop(e, i);
    patch(e, on);
 }
@@ -2936,11 +2983,12 @@ static void emit_back(struct emit *e, const struct isa_inst *in, uint32_t i, siz
    } else if (in->op == ISA_OP_BRA_U) {
       not_taken = unless_taken(e, in);
    }
-   size_t last = spend_budget(e);
+   size_t last = spend_budget(e, 0x84);
    emit_count(e, offsetof(struct hw_cta, insts), i + 1);
    emit_count(e, offsetof(struct hw_cta, jit_insts), i + 1);
    byte(e, 0xe9), dword(e, (uint32_t)((int64_t)top - (int64_t)(e->len + 4)));   /* jmp top */
    patch(e, last);
+   unspend(e);
    emit_stop(e, i);
    if (not_taken != NONE_FAIL)
       patch(e, not_taken);
