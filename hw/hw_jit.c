@@ -382,6 +382,20 @@ static bool uniform_op(const struct isa_inst *in)
    return true;
 }
 
+/* A shift by an immediate count: vpslld, vpsrld or vpsrad with the count
+ * in the instruction (no ymm for it); so is IMUL's or IMAD's product by an
+ * immediate power of two (an index * 4: vpmulld takes 10 cycles), and
+ * IDIV_U's quotient or IREM_U's remainder by one (an index % 256). */
+static bool imm_shift(const struct isa_inst *in)
+{
+   if (isa_opnd_kind(in->b) != ISA_OPND_IMM)
+      return false;
+   if (in->op == ISA_OP_IMUL || in->op == ISA_OP_IMAD || in->op == ISA_OP_IDIV_U ||
+       in->op == ISA_OP_IREM_U)
+      return in->imm && !(in->imm & (in->imm - 1));
+   return in->op == ISA_OP_SHL || in->op == ISA_OP_SHR_U || in->op == ISA_OP_SHR_S;
+}
+
 static enum shape shape_of(const struct isa_inst *in)
 {
    if (isa_opnd_kind(in->dst) == ISA_OPND_UREG)
@@ -403,6 +417,8 @@ static enum shape shape_of(const struct isa_inst *in)
       return in->mod < ISA_ICMP_COUNT ? S2OP : NONE;
    case ISA_OP_FCMP:
       return in->mod <= ISA_FCMP_UNO ? S2OP : NONE;
+   case ISA_OP_IDIV_U: case ISA_OP_IREM_U:   /* by a power of two: shifts (imm_shift) */
+      return imm_shift(in) ? S2OP : NONE;
    case ISA_OP_SEL: case ISA_OP_IMAD: case ISA_OP_FFMA:
       return S3OP;
    case ISA_OP_IADD64: case ISA_OP_ISUB64:
@@ -421,18 +437,6 @@ struct ops {
    int d, dh, a, ah, b, bh, c;
    bool product;   /* IMAD: a holds a * b (KPROD) */
 };
-
-/* A shift by an immediate count: vpslld, vpsrld or vpsrad with the count
- * in the instruction (no ymm for it); so is IMUL's or IMAD's product by an
- * immediate power of two (an index * 4: vpmulld takes 10 cycles). */
-static bool imm_shift(const struct isa_inst *in)
-{
-   if (isa_opnd_kind(in->b) != ISA_OPND_IMM)
-      return false;
-   if (in->op == ISA_OP_IMUL || in->op == ISA_OP_IMAD)
-      return in->imm && !(in->imm & (in->imm - 1));
-   return in->op == ISA_OP_SHL || in->op == ISA_OP_SHR_U || in->op == ISA_OP_SHR_S;
-}
 
 /* Assigns registers to an instruction's operands (sources first, so a
  * source is live-in unless an earlier instruction wrote it). False when it
@@ -573,6 +577,15 @@ static void emit_inst(struct emit *e, const struct isa_inst *in, const struct op
          v3(e, VPMULLD, S0, a, R(b));
       v3(e, VPADDD, d, S0, R(c));
       break;
+   case ISA_OP_IDIV_U:   /* by 2^k (imm_shift): a >> k */
+      shift_imm(e, 2, d, a, (uint8_t)__builtin_ctz(in->imm));
+      break;
+   case ISA_OP_IREM_U: {   /* by 2^k: a's low k bits, shifted out to the top and back */
+      uint8_t n = (uint8_t)(32 - __builtin_ctz(in->imm));   /* 32 (k = 0) clears all */
+      shift_imm(e, 6, d, a, n);
+      shift_imm(e, 2, d, d, n);
+      break;
+   }
    case ISA_OP_INEG:
       v3(e, VPXOR, S0, S0, R(S0));
       v3(e, VPSUBD, d, S0, R(a));

@@ -156,7 +156,7 @@ static void int_op(struct eut_text *t, uint64_t *rng)
    static const char *const ops[] = {
       "iadd", "isub", "imul", "imin_s", "imin_u", "imax_s", "imax_u", "and", "or", "xor",
       "shl", "shr_u", "shr_s", "ineg", "iabs", "not", "mov", "imad", "sel", "icmp", "fcmp",
-      "iadd64", "isub64", "mov64", "zext64", "sext64"};
+      "iadd64", "isub64", "mov64", "zext64", "sext64", "idiv_u", "irem_u"};
    static const char *const icmp[] = {"eq", "ne", "lt_s", "le_s", "gt_s",
                                       "ge_s", "lt_u", "le_u", "gt_u", "ge_u"};
    static const char *const fcmp[] = {"oeq", "one", "olt", "ole", "ogt", "oge", "ueq",
@@ -170,6 +170,11 @@ static void int_op(struct eut_text *t, uint64_t *rng)
       uint32_t k_imm = f ? input(rng, true) : imm;
       source(t, rng, f, k_imm);
       source(t, rng, f, k_imm);
+   } else if (!strcmp(op, "idiv_u") || !strcmp(op, "irem_u")) {
+      /* By a power of two, 1 to 2^31: the tier's shifts (hw_jit.c imm_shift). */
+      eut_text_add(t, "%s v%u", op, IREG + pick(rng, ICOUNT));
+      source(t, rng, false, imm);
+      eut_text_add(t, ", #0x%08x", 1u << pick(rng, 32));
    } else if (strstr(op, "64")) {
       eut_text_add(t, "%s v%u", op, pair(rng));
       if (!strcmp(op, "zext64") || !strcmp(op, "sext64")) {
@@ -1230,6 +1235,26 @@ static void test_release_with_returned_warp(void)
                         EDGES(cases));
 }
 
+/* IDIV_U and IREM_U by immediate powers of two, the tier's shifts
+ * (hw_jit.c imm_shift), at the ends: by 1 (the remainder 0, a shift by 32)
+ * and by 2^31; each result moves the output word. */
+static void test_divisions_by_powers_of_two(void)
+{
+   static const char *const cases[][3] = {
+      {"quotients and remainders by 1, 2, 256 and 2^31",
+       "ldr.b64 u0 +0\n" GLOBAL_INDEX "imul v2, v1, #0x9e3779b9\n"
+       "irem_u v3, v2, #1\nirem_u v4, v2, #2\nirem_u v5, v2, #256\n"
+       "irem_u v6, v2, #0x80000000\nidiv_u v7, v2, #1\nidiv_u v8, v2, #2\n"
+       "idiv_u v9, v2, #256\nidiv_u v10, v2, #0x80000000\n"
+       "imad v11, v3, #3, v4\nimad v11, v11, #5, v5\nimad v11, v11, #7, v6\n"
+       "imad v11, v11, #11, v7\nimad v11, v11, #13, v8\nimad v11, v11, #17, v9\n"
+       "imad v11, v11, #19, v10\n"
+       "shl v12, v1, #2\nzext64 v14, v12\niadd64 v14, v14, u0\nstg.b32 _, v14, v11\n"
+       "exit\n",
+       NULL}};
+   cases_as_interpreted(same_output_as_interpreted, ".warp %u\n%s%s", cases, EDGES(cases));
+}
+
 /*
  * A CTA's warps sweep a block ending at a BAR (hw_jit.c emit_sweep_bar):
  * each runs it in turn without being marked at the BAR until one leaves
@@ -1852,6 +1877,7 @@ int main(void)
    HWT_RUN(test_tile_kind_cache);
    HWT_RUN(test_release_with_returned_warp);
    HWT_RUN(test_sweeps);
+   HWT_RUN(test_divisions_by_powers_of_two);
    HWT_RUN(test_selections_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
