@@ -1269,13 +1269,16 @@ static size_t jump_fwd(struct emit *e, uint8_t cc)
    return e->len - 4;
 }
 
-static void patch(struct emit *e, size_t at)
+/* The jump whose rel32 is at `at` goes to `to`. */
+static void patch_to(struct emit *e, size_t at, size_t to)
 {
    if (e->oom)
       return;
-   uint32_t rel = (uint32_t)(e->len - (at + 4));
+   uint32_t rel = (uint32_t)((int64_t)to - (int64_t)(at + 4));
    memcpy(e->b + at, &rel, 4);
 }
+
+static void patch(struct emit *e, size_t at) { patch_to(e, at, e->len); }
 
 /* Pops the warp pushed at the block's entry (emit_block) and returns. */
 static void emit_ret(struct emit *e)
@@ -1856,6 +1859,14 @@ static void gather(struct emit *e, int d, int idx, int mask)
    byte(e, (uint8_t)((idx & 7) << 3 | RAX));              /* scale 1, base rax */
 }
 
+/* ymm y = imm in every lane. */
+static void broadcast_imm(struct emit *e, int y, uint32_t imm)
+{
+   byte(e, 0xb9), dword(e, imm);                         /* mov ecx, imm */
+   vex(e, VMOVD, false, y, 0, R(RCX));
+   v2(e, VPBROADCASTD, y, R(y));
+}
+
 /* ymm0 = chunk c's shared offsets: register a's lanes + imm (ymm1). */
 static void shared_offsets(struct emit *e, int32_t a, uint32_t c)
 {
@@ -1865,9 +1876,11 @@ static void shared_offsets(struct emit *e, int32_t a, uint32_t c)
 /* A full warp's LDS whose offsets are not consecutive (the interpreter's
  * LOCAL_GATHER): every lane's offset aligned and inside shared memory,
  * checked for all chunks before any is loaded (the destination may be
- * the address register), then gathered. Else a jump to *fail. */
+ * the address register), then gathered (from *gathers on, with ymm1 =
+ * imm: where a tile of kind 3 jumps in, emit_tile_load). Else a jump to
+ * *fail. */
 static void emit_shared_gather(struct emit *e, const struct isa_inst *in, uint32_t w,
-                               size_t *fail)
+                               size_t *fail, size_t *gathers)
 {
    int32_t a = (int32_t)(isa_opnd_index(in->a) * w * 4);
    int32_t d = (int32_t)(isa_opnd_index(in->dst) * w * 4);
@@ -1876,9 +1889,7 @@ static void emit_shared_gather(struct emit *e, const struct isa_inst *in, uint32
    size_t small = jump_fwd(e, 0x82);                     /* jb: under 4 bytes */
    vex(e, VMOVD, false, 2, 0, R(RCX));
    v2(e, VPBROADCASTD, 2, R(2));                         /* ymm2 = limit */
-   byte(e, 0xb9), dword(e, in->imm);                     /* mov ecx, imm */
-   vex(e, VMOVD, false, 1, 0, R(RCX));
-   v2(e, VPBROADCASTD, 1, R(1));                         /* ymm1 = imm */
+   broadcast_imm(e, 1, in->imm);
    v3(e, VPCMPEQD, 4, 4, R(4));                          /* ymm4 = in range so far */
    v3(e, VPXOR, 5, 5, R(5));                             /* ymm5 = low bits so far */
    for (uint32_t c = 0; c < w / 8; c++) {
@@ -1894,6 +1905,7 @@ static void emit_shared_gather(struct emit *e, const struct isa_inst *in, uint32
    size_t range = jump_fwd(e, 0x85);
    v2(e, VPTEST, 5, R(5));
    size_t align = jump_fwd(e, 0x85);                     /* jnz: misaligned */
+   *gathers = e->len;
    byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, shared)));
    for (uint32_t c = 0; c < w / 8; c++) {
       shared_offsets(e, a, c);
@@ -1966,36 +1978,15 @@ static void emit_strided(struct emit *e, const struct isa_inst *in, uint32_t w,
    }
 }
 
-/* An LDS of a tile of kind 3 (emit_tile_kinds: every lane's offset found
- * inside shared memory for it): gathered chunk by chunk, unchecked. */
-static void emit_tile_gather(struct emit *e, const struct isa_inst *in, uint32_t w)
-{
-   int32_t a = (int32_t)(isa_opnd_index(in->a) * w * 4);
-   int32_t d = (int32_t)(isa_opnd_index(in->dst) * w * 4);
-   byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, shared)));
-   if (in->imm) {
-      byte(e, 0xb9), dword(e, in->imm);                     /* mov ecx, imm */
-      vex(e, VMOVD, false, 1, 0, R(RCX));
-      v2(e, VPBROADCASTD, 1, R(1));                         /* ymm1 = imm */
-   }
-   for (uint32_t c = 0; c < w / 8; c++) {
-      if (in->imm)
-         shared_offsets(e, a, c);
-      else
-         v2(e, VMOVDQU_LOAD, 0, M(RDI, a + (int32_t)(32 * c)));
-      v3(e, VPCMPEQD, 4, 4, R(4));
-      gather(e, 3, 0, 4);
-      v2(e, VMOVDQU_STORE, 3, M(RDI, d + (int32_t)(32 * c)));
-   }
-}
-
 /* A full warp's LDS of a tile register whose kind the block's entry found
  * (emit_tile_kinds): chunk by chunk, its first lane's offset + imm, one
  * word broadcast (kind 1) or 32 bytes (kind 2), all checked inside shared
- * memory at the entry, or a gather (kind 3, emit_tile_gather); then jumps
- * (done[0..2], to patch past the general path). For kind 0 the code after
- * this, the general path, runs it. */
-static void emit_tile_load(struct emit *e, const struct isa_inst *in, uint32_t w, size_t done[3])
+ * memory at the entry; then jumps (done[0..1], to patch past the general
+ * path). Kind 3 jumps (*gathers, with ymm1 = imm) to the general path's
+ * gathers past their checks (emit_shared_gather); kind 0 runs the general
+ * path, the code after this. */
+static void emit_tile_load(struct emit *e, const struct isa_inst *in, uint32_t w, size_t done[2],
+                           size_t *gathers)
 {
    uint32_t t = e->tile_of[e->seg] - 1u;
    int32_t r = (int32_t)(isa_opnd_index(in->a) * w * 4);
@@ -2006,8 +1997,8 @@ static void emit_tile_load(struct emit *e, const struct isa_inst *in, uint32_t w
    size_t general = jump_fwd(e, 0x84);                          /* jz */
    byte(e, 0x83), byte(e, 0xf9), byte(e, 3);                    /* cmp ecx, 3 */
    size_t other = jump_fwd(e, 0x85);
-   emit_tile_gather(e, in, w);
-   done[2] = jump_fwd(e, 0);
+   broadcast_imm(e, 1, in->imm);
+   *gathers = jump_fwd(e, 0);
    patch(e, other);
    byte(e, 0x4c), byte(e, 0x8b), modrm(e, 1, M(RDX, (int32_t)offsetof(struct hw_cta, shared)));
    byte(e, 0x83), byte(e, 0xf9), byte(e, 1);                    /* cmp ecx, 1 */
@@ -2220,9 +2211,9 @@ static size_t emit_strided_first(struct emit *e, const struct isa_inst *in, uint
 static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, uint32_t i,
                         uint32_t w)
 {
-   size_t tiled[3] = {NONE_FAIL, NONE_FAIL, NONE_FAIL};
+   size_t tiled[2] = {NONE_FAIL, NONE_FAIL}, unchecked = NONE_FAIL;
    if (e->tile_of[e->seg])
-      emit_tile_load(e, in, w, tiled);
+      emit_tile_load(e, in, w, tiled, &unchecked);
    /* An LDS whose warp was once not consecutive there (a tile's
     * column, a neighbour's word across the warp's end: the same every
     * time after) gathers straight away; its failing check cost about as
@@ -2288,9 +2279,11 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
    static _Thread_local struct jumps other;   /* 1 KiB: not on the stack */
    other.count = 0;
    if (in->op == ISA_OP_LDS) {
-      size_t fail_gather;
-      emit_shared_gather(e, in, w, &fail_gather);
+      size_t fail_gather, gathers;
+      emit_shared_gather(e, in, w, &fail_gather, &gathers);
       add_jumps(e, &other, &fail_gather, 1);
+      if (unchecked != NONE_FAIL)   /* a tile of kind 3 */
+         patch_to(e, unchecked, gathers);
    } else {
       emit_chunked(e, in, w, &other, slot);
       if (save)   /* mov qword [slot], 0: no one host address */
@@ -2306,7 +2299,7 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
       patch(e, known);
    if (gathered != NONE_FAIL)
       patch(e, gathered);
-   for (int k = 0; k < 3; k++) {
+   for (int k = 0; k < 2; k++) {
       if (tiled[k] != NONE_FAIL)
          patch(e, tiled[k]);
    }
@@ -2822,10 +2815,8 @@ static void patch_chains(struct emit *e)
    for (uint32_t k = 0; k < e->chain_count && !e->oom; k++) {
       const struct chain *c = &e->chains[k];
       size_t to = c->pc < e->n ? e->sweep_entry[c->pc] : SIZE_MAX;
-      if (to == SIZE_MAX)
-         continue;
-      uint32_t rel = (uint32_t)((int64_t)to - (int64_t)(c->at + 4));
-      memcpy(e->b + c->at, &rel, 4);
+      if (to != SIZE_MAX)
+         patch_to(e, c->at, to);
    }
 }
 
@@ -3681,58 +3672,67 @@ static void tile_gathers(struct emit *e, uint32_t t, uint32_t w, struct jumps *b
    byte(e, 0xc6), modrm(e, 0, M(RDX, kind)), byte(e, 3);   /* mov byte [kind], 3 */
 }
 
+/* ymm4 (ymm5): all ones where each chunk of tile t's register holds one
+ * offset (consecutive ones: lane 0's of the chunk + 4 * lane). */
+static void tile_shapes(struct emit *e, uint32_t t, uint32_t w)
+{
+   int32_t r = (int32_t)(e->tile[t] * w * 4);
+   v3(e, VPCMPEQD, 4, 4, R(4));
+   v3(e, VPCMPEQD, 5, 5, R(5));
+   for (uint32_t c = 0; c < w / 8; c++) {
+      int32_t chunk = r + (int32_t)(32 * c);
+      v2(e, VPBROADCASTD, 0, M(RDI, chunk));
+      v3(e, VPCMPEQD, 1, 0, M(RDI, chunk));
+      v3(e, VPAND, 4, 4, R(1));
+      v3(e, VPADDD, 0, 0, M(R8, K_IOTA4));
+      v3(e, VPCMPEQD, 1, 0, M(RDI, chunk));
+      v3(e, VPAND, 5, 5, R(1));
+   }
+}
+
 /* cta->tile_kind[t] for each tile register (e->tile): 1 where each chunk
  * of 8 lanes holds one offset, 2 where consecutive ones (lane 0's of the
- * chunk + 4 * lane), and every chunk's first offset, 4-aligned, leaves
+ * chunk + 4 * lane), where every chunk's first offset, 4-aligned, leaves
  * room for its LDSs' 32 bytes at offsets tile_lo..tile_hi inside shared
- * memory; else 3 where every lane's offset is inside for them (the LDSs
- * then gather, unchecked: a ring of neighbours' last warp); 0 otherwise.
- * The warp's, as it enters the block: nothing in it writes them. */
+ * memory (else 0: the general path checks each LDS, and loads a chunk
+ * with room whole); 3 where neither shape, every lane's offset inside
+ * for them (the LDSs then gather, unchecked: a ring of neighbours' last
+ * warp); 0 otherwise. The warp's, as it enters the block: nothing in it
+ * writes them. */
 static void emit_tile_kinds(struct emit *e, uint32_t w)
 {
-   static _Thread_local struct jumps bad;     /* to the end: the kind stays 0 */
-   static _Thread_local struct jumps other;   /* to kind 3's check */
+   static _Thread_local struct jumps bad;   /* to the end: the kind stays 0 */
    for (uint32_t t = 0; t < e->tiles; t++) {
       int32_t r = (int32_t)(e->tile[t] * w * 4);
       const int32_t kind = (int32_t)(offsetof(struct hw_cta, tile_kind) + t);
       size_t cached = e->tile_site[t] >= 0 ? cached_kind(e, t) : NONE_FAIL;
-      bad.count = other.count = 0;
+      bad.count = 0;
       byte(e, 0xc6), modrm(e, 0, M(RDX, kind)), byte(e, 0);   /* mov byte [kind], 0 */
+      tile_shapes(e, t, w);
+      size_t shaped[2], at[2];
+      for (int k = 0; k < 2; k++) {   /* r10d = 1 (one offset a chunk), else 2 */
+         vex(e, VPMOVMSKB, true, RAX, 0, R(4 + k));
+         byte(e, 0x41), byte(e, 0xba), dword(e, (uint32_t)(1 + k));   /* mov r10d, kind */
+         byte(e, 0x83), byte(e, 0xf8), byte(e, 0xff);         /* cmp eax, -1 */
+         shaped[k] = jump_fwd(e, 0x84);
+      }
+      tile_gathers(e, t, w, &bad);
+      at[0] = jump_fwd(e, 0);
+      add_jumps(e, &bad, at, 1);
+      patch(e, shaped[0]), patch(e, shaped[1]);
       emit_shared_bytes(e);                                    /* ecx = shared bytes */
       byte(e, 0x81), modrm(e, 5, R(RCX)), dword(e, e->tile_hi[t] + 32);   /* sub ecx */
-      size_t at[2];
-      at[0] = jump_fwd(e, 0x82);                               /* jb: no room for 32 */
-      add_jumps(e, &other, at, 1);
-      v3(e, VPCMPEQD, 4, 4, R(4));                             /* one offset a chunk */
-      v3(e, VPCMPEQD, 5, 5, R(5));                             /* consecutive */
+      at[0] = jump_fwd(e, 0x82);                               /* jb: no room at all */
+      add_jumps(e, &bad, at, 1);
       for (uint32_t c = 0; c < w / 8; c++) {
-         int32_t chunk = r + (int32_t)(32 * c);
-         byte(e, 0x8b), modrm(e, RAX, M(RDI, chunk));          /* mov eax, the chunk's first */
+         byte(e, 0x8b), modrm(e, RAX, M(RDI, r + (int32_t)(32 * c)));   /* the chunk's first */
          byte(e, 0xa8), byte(e, 3);                            /* test al, 3 */
          at[0] = jump_fwd(e, 0x85);                            /* jnz: misaligned */
-         add_jumps(e, &bad, at, 1);
          byte(e, 0x39), byte(e, 0xc8);                         /* cmp eax, ecx */
-         at[0] = jump_fwd(e, 0x87);                            /* ja: past the room */
-         add_jumps(e, &other, at, 1);
-         v2(e, VPBROADCASTD, 0, M(RDI, chunk));
-         v3(e, VPCMPEQD, 1, 0, M(RDI, chunk));
-         v3(e, VPAND, 4, 4, R(1));
-         v3(e, VPADDD, 0, 0, M(R8, K_IOTA4));
-         v3(e, VPCMPEQD, 1, 0, M(RDI, chunk));
-         v3(e, VPAND, 5, 5, R(1));
+         at[1] = jump_fwd(e, 0x87);                            /* ja: past the room */
+         add_jumps(e, &bad, at, 2);
       }
-      for (int k = 0; k < 2; k++) {   /* kind 1, else kind 2 */
-         vex(e, VPMOVMSKB, true, RAX, 0, R(4 + k));
-         byte(e, 0x83), byte(e, 0xf8), byte(e, 0xff);         /* cmp eax, -1 */
-         size_t no = jump_fwd(e, 0x85);
-         byte(e, 0xc6), modrm(e, 0, M(RDX, kind)), byte(e, (uint8_t)(1 + k));
-         at[0] = jump_fwd(e, 0);
-         add_jumps(e, &bad, at, 1);
-         patch(e, no);
-      }
-      for (uint32_t k = 0; k < other.count; k++)
-         patch(e, other.at[k]);
-      tile_gathers(e, t, w, &bad);
+      byte(e, 0x44), byte(e, 0x88), modrm(e, R10, M(RDX, kind));   /* mov byte [kind], r10b */
       for (uint32_t k = 0; k < bad.count; k++)
          patch(e, bad.at[k]);
       if (cached != NONE_FAIL) {

@@ -1764,8 +1764,12 @@ static void test_faults_as_interpreted(void)
       {"misaligned shared load of a tile register",
        "shr_u v10, v0, #3\nshl v10, v10, #5\niadd v10, v10, #2\nimulhi_u u9, u9, u9\n"
        "lds.b32 v8, v10"},
-      /* Neighbours' words swapped in pairs (a gathered tile), the odd
-       * lanes' 2 bytes further: each chunk's first offset is aligned. */
+      /* Neighbours' words swapped in pairs (a gathered tile): 200 bytes
+       * further, lanes 22 on are past shared memory (288 bytes); the odd
+       * lanes' 2 bytes further, each chunk's first offset is aligned. */
+      {"gathered tile register past shared memory",
+       "shl v10, v0, #2\nxor v10, v10, #4\niadd v10, v10, #200\nimulhi_u u9, u9, u9\n"
+       "lds.b32 v8, v10"},
       {"misaligned lane of a gathered tile register",
        "shl v10, v0, #2\nxor v10, v10, #4\nand v11, v0, #1\nshl v11, v11, #1\n"
        "iadd v10, v10, v11\nimulhi_u u9, u9, u9\nlds.b32 v8, v10"},
