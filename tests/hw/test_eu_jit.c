@@ -1534,10 +1534,15 @@ static void test_compiled_loop_watchdog(void)
       "h: mov v1, #0\n   brk _, v1 @e\n   iadd v2, v2, #1\ne: endloop @h\nexit\n",
       ".warp 32\nmov v2, #0\nmov u1, #1\nh: iadd v2, v2, #1\n   bra_u _, u1 @h\nexit\n",
       ".warp 32\nmov v2, #0\nh: iadd v2, v2, #1\n   jmp @h\nexit\n",
-      /* The block after the BAR follows the JMP back to h. */
+      /* The block after the BAR follows the JMP back to h: the warps
+       * sweep it, and the sweep goes on into the block itself. */
       ".warp 32\nmov v2, #0\nh: iadd v2, v2, #1\n   bar\n   jmp @h\nexit\n",
+      /* Two blocks between BARs, the sweep chained from one to the other
+       * (hw_jit.c emit_sweep_bar): the JMP's budget still runs out. */
+      ".warp 32\nmov v2, #0\nh: iadd v2, v2, #1\n   bar\n   iadd v2, v2, #2\n   bar\n"
+      "   jmp @h\nexit\n",
    };
-   for (int k = 0; k < 4; k++) {
+   for (int k = 0; k < 5; k++) {
       struct hw_gpu_config cfg;
       eut_config(&cfg);
       cfg.watchdog_ms = 200;
