@@ -995,8 +995,7 @@ static void emit_params(struct emit *e)
 /* ecx = the CTA's shared memory bytes. */
 static void emit_shared_bytes(struct emit *e)
 {
-   emit_params(e);
-   byte(e, 0x8b), modrm(e, RCX, M(RCX, (int32_t)offsetof(struct hw_launch_params, shared_bytes)));
+   byte(e, 0x8b), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, shared_bytes)));
 }
 
 /* rax = the warp the block runs (pushed at its entry, replaced at a warp
