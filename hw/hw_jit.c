@@ -833,10 +833,12 @@ static bool back_edge(const struct isa_inst *in, uint32_t pc, uint32_t len)
  * block, so a loop of jumps cannot make it endless). A loop closed by a
  * JMP whose head ends at a BAR (bench_compute's barrier loop) is then one
  * block from the instruction after the previous BAR through the head's,
- * where every warp of the CTA arrives in turn (emit_bar). */
-static bool follows(const struct isa_inst *in, uint32_t n)
+ * where every warp of the CTA arrives in turn (emit_bar). So is a BRA_U
+ * on a uniform register back to an earlier pc, at, where taken (a loop
+ * closed by its condition, bench_eu's barrier loop). */
+static bool follows(const struct isa_inst *in, uint32_t at, uint32_t n)
 {
-   return in->op == ISA_OP_JMP && in->imm < n;
+   return (in->op == ISA_OP_JMP && in->imm < n) || (uniform_branch(in) && in->imm < at);
 }
 
 /* An IF on a vector condition whose target is its ENDIF (no ELSE): a
@@ -854,7 +856,7 @@ static bool selection(const struct hw_dinst *code, const struct isa_inst *in, ui
 static bool not_in_selection(const struct isa_inst *in, uint32_t pc, uint32_t len, uint32_t n)
 {
    return in->op == ISA_OP_BAR || in->op == ISA_OP_EXIT || back_edge(in, pc, len) ||
-          leave_check(in) || uniform_branch(in) || follows(in, n);
+          leave_check(in) || uniform_branch(in) || follows(in, n, n);
 }
 
 static enum seg_kind single_seg(const struct isa_inst *in)
@@ -946,7 +948,7 @@ static void plan(const struct hw_dinst *code, uint32_t pc, uint32_t n, const uin
          at += close_with(p, g, in->op == ISA_OP_BAR ? SEG_BAR : SEG_EXIT, at);
          break;
       }
-      bool jump = p->jmp == UINT32_MAX && follows(in, n);
+      bool jump = p->jmp == UINT32_MAX && follows(in, at, n);
       bool take = !took && selection(code, in, at, n);
       if (own_seg(in) || jump || take) {
          if (p->count + 2 > p->max)
@@ -2537,15 +2539,21 @@ static void unspend(struct emit *e)
    byte(e, 0x48), byte(e, 0xff), modrm(e, 0, M(RDX, budget));               /* inc qword */
 }
 
-/* A followed JMP (follows), block index i at pc: a backward one spends
- * budget as the interpreter's; the code goes on with its target's. */
+/* A followed JMP or BRA_U (follows), block index i at pc: a backward one
+ * spends budget as the interpreter's; the code goes on with its target's.
+ * A BRA_U not taken returns i: the interpreter runs it, going on after it. */
 static void emit_jmp(struct emit *e, const struct isa_inst *in, uint32_t i, uint32_t pc)
 {
    if (in->imm > pc)
       return;
+   size_t not_taken = in->op == ISA_OP_BRA_U ? unless_taken(e, in) : NONE_FAIL;
    size_t on = spend_budget(e, 0x85);
    unspend(e);
    emit_stop(e, i);
+   if (not_taken != NONE_FAIL) {
+      patch(e, not_taken);
+      emit_stop(e, i);
+   }
    patch(e, on);
 }
 

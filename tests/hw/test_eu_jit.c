@@ -1260,8 +1260,9 @@ static void test_divisions_by_powers_of_two(void)
  * each runs it in turn without being marked at the BAR until one leaves
  * the block, here warp 2 on one trip, at an LDG swapping its lanes' words
  * in pairs that trip (in the block after the first BAR), or at an STS
- * doing the same (in the block after the second, which
- * the sweep entered chained from the first). The warps before it must
+ * doing the same (in the block after the second, which the sweep entered
+ * chained from the first, and which follows the loop's JMP or BRA_U back
+ * to the STS). The warps before it must
  * then wait at the BAR (marked there), the warps after it run from the
  * block's start, and the one leaving goes on interpreted: each lane adds
  * its value from half a workgroup away, so a warp running past a BAR
@@ -1295,6 +1296,19 @@ static void test_sweeps(void)
                   SWEEP_LDG),
        NULL},
       {"sweeps left by no warp", SWEEP_LOOP(SWEEP_STS, SWEEP_LDG), NULL},
+      /* The loop closed by a BRA_U back to its head (bench_eu's barrier
+       * loop): the block after the second BAR follows it, taken, to the
+       * STS and the first BAR; not taken, the interpreter runs it. */
+      {"a loop closed by a BRA_U, left at an STS",
+       "ldr.b64 u0 +0\n" GLOBAL_INDEX "s2r.warp_id u4\n"
+       "shl v3, v0, #2\niadd v4, v0, #128\nirem_u v4, v4, u9\nshl v4, v4, #2\n"
+       "mov v5, v1\nmov u3, #0\nicmp.eq u10, u4, #2\n"
+       "head: icmp.eq u11, u3, #3\n   and u12, u10, u11\n   xor v13, v0, u12\n"
+       "   shl v13, v13, #2\n   sts.b32 _, v13, v5\n   bar\n"
+       "   lds.b32 v6, v4\n   iadd v5, v5, v6\n   bar\n"
+       "   iadd u3, u3, #1\n   icmp.lt_u u6, u3, #5\n   bra_u _, u6 @head\n"
+       "shl v6, v1, #2\nzext64 v12, v6\niadd64 v12, v12, u0\nstg.b32 _, v12, v5\nexit\n",
+       NULL},
    };
 #undef SWEEP_LOOP
 #undef SWEEP_STS
