@@ -2689,8 +2689,7 @@ static void count_warps_at_bar(struct emit *e, uint32_t n)
    count_rcx(e, offsetof(struct hw_cta, jit_insts));
 }
 
-/* r11 = the warp at [rdx + field] (warps: the CTA's first), and the block's
- * warp: [rsp], rdi, rsi. */
+/* The block runs r11's warp from here: [rsp], rdi and rsi are its. */
 static void switch_to_r11(struct emit *e)
 {
    byte(e, 0x4c), byte(e, 0x89), modrm(e, R11, M(RSP, 0));   /* mov [rsp], r11 */
