@@ -365,6 +365,7 @@ static void count_cta(struct hw_eu_context *c, const struct hw_cta *cta, bool co
    counter_add(&c->counters.barrier_waits, cta->barrier_waits);
    counter_add(&c->counters.jit_exits, cta->jit_exits);
    counter_add(&c->counters.jit_insts, cta->jit_insts);
+   counter_add(&c->counters.jit_sweeps, cta->jit_sweeps);
 }
 
 /* The first register from r on (below limit) whose bit in `which` is
@@ -484,6 +485,7 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
    cta->warps_end = c->warps + warps;
    cta->budget = HW_WARP_BUDGET;
    cta->insts = cta->global_bytes = cta->jit_exits = cta->jit_insts = cta->barrier_waits = 0;
+   cta->jit_sweeps = 0;
    cta->current = 0;
    cta->sweeping = cta->chained = 0;
    memset(cta->pages, 0xff, sizeof(cta->pages));
@@ -1057,6 +1059,7 @@ static void add_counters(struct hw_eu_counters *sum, const struct hw_eu_counters
    ADD(barrier_waits);
    ADD(jit_exits);
    ADD(jit_insts);
+   ADD(jit_sweeps);
 #undef ADD
 }
 
@@ -1076,6 +1079,7 @@ void hw_eu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s)
    s->jit_blocks = atomic_load_explicit(&eu->jit_blocks, memory_order_relaxed);
    s->jit_exits = atomic_load_explicit(&sum.jit_exits, memory_order_relaxed);
    s->jit_instructions = atomic_load_explicit(&sum.jit_insts, memory_order_relaxed);
+   s->jit_sweeps = atomic_load_explicit(&sum.jit_sweeps, memory_order_relaxed);
 }
 
 /* ---- life cycle ------------------------------------------------------------------------- */

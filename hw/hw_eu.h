@@ -109,6 +109,7 @@ struct hw_cta {
    uint64_t jit_exits;              /* accesses compiled runs left to the interpreter */
    uint64_t jit_insts;              /* instructions compiled runs ran (in insts too) */
    uint64_t barrier_waits;          /* warps that stopped at a barrier */
+   uint64_t jit_sweeps;             /* barriers released by a compiled block's sweep */
    /* The warp the interpreter ran last: at a barrier or an exit it goes on
     * with the next running warp (in index order, as run_warps would)
     * rather than return, and returns for the warp this names. */

@@ -122,6 +122,8 @@ struct hw_gpu_stats {
    uint64_t jit_exits;           /* accesses compiled runs left to the interpreter
                                   * (lanes not consecutive, or a check failed) */
    uint64_t jit_instructions;    /* of warp_instructions, those compiled runs ran */
+   uint64_t jit_sweeps;          /* barriers that released a CTA's warps in a compiled
+                                  * block's sweep, each running it in turn (hw_jit.h) */
    uint64_t parked_ns[HW_MAX_CHANNELS];   /* time each channel spent parked on an acquire */
    uint32_t channel_count;       /* entries of parked_ns in use */
    uint32_t engine_spin_ns;      /* the spin budgets in force */

@@ -163,8 +163,8 @@ struct hw_launch {
  * cache lines so workers never share one. */
 struct hw_eu_counters {
    _Alignas(64) _Atomic uint64_t ctas, warp_instructions, global_bytes, barrier_waits, jit_exits,
-      jit_insts;
-   char pad[16];
+      jit_insts, jit_sweeps;
+   char pad[8];
 };
 
 /* A worker's (or the command processor's) buffers for running CTAs. */

@@ -2849,6 +2849,7 @@ static void emit_sweep_bar(struct emit *e, uint32_t i, uint32_t pc)
    patch(e, last);
    byte(e, 0x8b), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, warp_count)));
    count_warps_at_bar(e, i + 1);
+   emit_count(e, offsetof(struct hw_cta, jit_sweeps), 1);
    byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11, M(RDX, (int32_t)offsetof(struct hw_cta, warps)));
    switch_to_r11(e);
    byte(e, 0xc6), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, chained))), byte(e, 1);

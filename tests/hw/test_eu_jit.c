@@ -1191,11 +1191,12 @@ static void test_tile_kinds_per_warp(void)
 }
 
 /* same_output_as_interpreted, and the same instructions and barrier waits
- * counted (a warp run again after it exited would add some). */
-static void same_counts_as_interpreted(const char *what, uint32_t w, const char *text)
+ * counted (a warp run again after it exited would add some); st: the
+ * native tier's GPU's statistics and the interpreter's. */
+static void counts_as_interpreted(const char *what, uint32_t w, const char *text,
+                                  struct hw_gpu_stats st[2])
 {
    static uint32_t got[2][OUT_COUNT];
-   struct hw_gpu_stats st[2];
    run_pair(what, text, OUT_CTAS, OUT_SIZE, 4 * OUT_SIZE, OUT_COUNT,
             (uint32_t *const[2]){got[0], got[1]}, st);
    outputs_agree(what, w, got);
@@ -1205,6 +1206,12 @@ static void same_counts_as_interpreted(const char *what, uint32_t w, const char 
              "counts %llu and %llu", w, what, (unsigned long long)st[0].warp_instructions,
              (unsigned long long)st[0].barrier_waits, (unsigned long long)st[1].warp_instructions,
              (unsigned long long)st[1].barrier_waits);
+}
+
+static void same_counts_as_interpreted(const char *what, uint32_t w, const char *text)
+{
+   struct hw_gpu_stats st[2];
+   counts_as_interpreted(what, w, text, st);
 }
 
 /*
@@ -1267,7 +1274,7 @@ static void test_divisions_by_powers_of_two(void)
  * block's start, and the one leaving goes on interpreted: each lane adds
  * its value from half a workgroup away, so a warp running past a BAR
  * early would overwrite what another has yet to read. Results and counts
- * are the interpreter's.
+ * are the interpreter's, and the BARs sweeps release are counted.
  */
 static void test_sweeps(void)
 {
@@ -1313,8 +1320,25 @@ static void test_sweeps(void)
 #undef SWEEP_LOOP
 #undef SWEEP_STS
 #undef SWEEP_LDG
-   cases_as_interpreted(same_counts_as_interpreted, ".warp %u\n.barrier\n%s%s", cases,
-                        EDGES(cases));
+   /* Per CTA, the BARs a sweep releases (jit_sweeps): the loop's 10 but
+    * its first (the other warps are still in the prefix when the first
+    * reaches it) and the one a warp leaves the sweep before. */
+   static const uint32_t swept[] = {8, 8, 9, 8};
+   _Static_assert(EDGES(swept) == EDGES(cases), "one count per case");
+   for (int wi = 0; wi < 4; wi++) {
+      for (uint32_t c = 0; c < EDGES(cases); c++) {
+         char text[4096];
+         snprintf(text, sizeof(text), ".warp %u\n.barrier\n%s", eut_widths[wi], cases[c][1]);
+         struct hw_gpu_stats st[2];
+         counts_as_interpreted(cases[c][0], eut_widths[wi], text, st);
+         uint64_t want = jit_expected() ? OUT_CTAS * swept[c] : 0;
+         HWT_CHECK(st[0].jit_sweeps == want && st[1].jit_sweeps == 0,
+                   "W=%u, %s: %llu barriers released by sweeps, expected %llu (the "
+                   "interpreter's GPU: %llu)", eut_widths[wi], cases[c][0],
+                   (unsigned long long)st[0].jit_sweeps, (unsigned long long)want,
+                   (unsigned long long)st[1].jit_sweeps);
+      }
+   }
 }
 
 /*
