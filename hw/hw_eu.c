@@ -478,7 +478,6 @@ static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct
    cta->params = &l->params;
    cta->mem = NULL;
    cta->shared = c->shared;
-   cta->shared_bytes = l->params.shared_bytes;
    cta->private_mem = c->private_mem;
    cta->warp_count = warps;
    cta->warps = c->warps;

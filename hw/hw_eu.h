@@ -96,7 +96,6 @@ struct hw_cta {
    const struct hw_mem *mem;
    uint32_t group[3];
    uint8_t *shared;
-   uint32_t shared_bytes;           /* params->shared_bytes, one load nearer (hw_jit.c) */
    uint8_t *private_mem;            /* private_bytes per invocation */
    uint32_t warp_count;
    struct hw_warp *warps;

@@ -997,7 +997,8 @@ static void emit_params(struct emit *e)
 /* ecx = the CTA's shared memory bytes. */
 static void emit_shared_bytes(struct emit *e)
 {
-   byte(e, 0x8b), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, shared_bytes)));
+   emit_params(e);
+   byte(e, 0x8b), modrm(e, RCX, M(RCX, (int32_t)offsetof(struct hw_launch_params, shared_bytes)));
 }
 
 /* rax = the warp the block runs (pushed at its entry, replaced at a warp
@@ -1874,6 +1875,38 @@ static void shared_offsets(struct emit *e, int32_t a, uint32_t c)
    v3(e, VPADDD, 0, 1, M(RDI, a + (int32_t)(32 * c)));
 }
 
+/* Every lane's shared offset, register a's (its byte offset in the
+ * register file) + imm (ymm1) where `imm`, aligned and at most the shared
+ * memory's bytes - room; else a jump in fail[] (room past it, a lane out
+ * of range, a lane misaligned). */
+static void lanes_inside(struct emit *e, int32_t a, uint32_t w, uint32_t room, bool imm,
+                         size_t fail[3])
+{
+   emit_shared_bytes(e);
+   byte(e, 0x81), modrm(e, 5, R(RCX)), dword(e, room);  /* sub ecx, room: the last offset */
+   fail[0] = jump_fwd(e, 0x82);                          /* jb: no room at all */
+   vex(e, VMOVD, false, 2, 0, R(RCX));
+   v2(e, VPBROADCASTD, 2, R(2));                         /* ymm2 = the last offset */
+   v3(e, VPCMPEQD, 4, 4, R(4));                          /* ymm4 = in range so far */
+   v3(e, VPXOR, 5, 5, R(5));                             /* ymm5 = low bits so far */
+   for (uint32_t c = 0; c < w / 8; c++) {
+      if (imm)
+         shared_offsets(e, a, c);
+      else
+         v2(e, VMOVDQU_LOAD, 0, M(RDI, a + (int32_t)(32 * c)));
+      v3(e, VPMAXUD, 3, 0, R(2));
+      v3(e, VPCMPEQD, 3, 3, R(2));                       /* offset <= the last */
+      v3(e, VPAND, 4, 4, R(3));
+      shift_imm(e, 6, 3, 0, 30);                         /* vpslld: the low two bits */
+      v3(e, VPOR, 5, 5, R(3));
+   }
+   vex(e, VPMOVMSKB, true, RAX, 0, R(4));
+   byte(e, 0x83), byte(e, 0xf8), byte(e, 0xff);          /* cmp eax, -1 */
+   fail[1] = jump_fwd(e, 0x85);
+   v2(e, VPTEST, 5, R(5));
+   fail[2] = jump_fwd(e, 0x85);                          /* jnz: misaligned */
+}
+
 /* A full warp's LDS whose offsets are not consecutive (the interpreter's
  * LOCAL_GATHER): every lane's offset aligned and inside shared memory,
  * checked for all chunks before any is loaded (the destination may be
@@ -1885,27 +1918,9 @@ static void emit_shared_gather(struct emit *e, const struct isa_inst *in, uint32
 {
    int32_t a = (int32_t)(isa_opnd_index(in->a) * w * 4);
    int32_t d = (int32_t)(isa_opnd_index(in->dst) * w * 4);
-   emit_shared_bytes(e);
-   byte(e, 0x83), byte(e, 0xe9), byte(e, 4);             /* sub ecx, 4: the last offset */
-   size_t small = jump_fwd(e, 0x82);                     /* jb: under 4 bytes */
-   vex(e, VMOVD, false, 2, 0, R(RCX));
-   v2(e, VPBROADCASTD, 2, R(2));                         /* ymm2 = limit */
+   size_t outside[3];
    broadcast_imm(e, 1, in->imm);
-   v3(e, VPCMPEQD, 4, 4, R(4));                          /* ymm4 = in range so far */
-   v3(e, VPXOR, 5, 5, R(5));                             /* ymm5 = low bits so far */
-   for (uint32_t c = 0; c < w / 8; c++) {
-      shared_offsets(e, a, c);
-      v3(e, VPMAXUD, 3, 0, R(2));
-      v3(e, VPCMPEQD, 3, 3, R(2));                       /* offset <= limit */
-      v3(e, VPAND, 4, 4, R(3));
-      shift_imm(e, 6, 3, 0, 30);                         /* vpslld: the low two bits */
-      v3(e, VPOR, 5, 5, R(3));
-   }
-   vex(e, VPMOVMSKB, true, RAX, 0, R(4));
-   byte(e, 0x83), byte(e, 0xf8), byte(e, 0xff);          /* cmp eax, -1 */
-   size_t range = jump_fwd(e, 0x85);
-   v2(e, VPTEST, 5, R(5));
-   size_t align = jump_fwd(e, 0x85);                     /* jnz: misaligned */
+   lanes_inside(e, a, w, 4, true, outside);
    *gathers = e->len;
    byte(e, 0x48), byte(e, 0x8b), modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, shared)));
    for (uint32_t c = 0; c < w / 8; c++) {
@@ -1915,7 +1930,7 @@ static void emit_shared_gather(struct emit *e, const struct isa_inst *in, uint32
       v2(e, VMOVDQU_STORE, 3, M(RDI, d + (int32_t)(32 * c)));
    }
    size_t over = jump_fwd(e, 0);
-   patch(e, small), patch(e, range), patch(e, align);
+   patch(e, outside[0]), patch(e, outside[1]), patch(e, outside[2]);
    *fail = jump_fwd(e, 0);
    patch(e, over);
 }
@@ -2557,13 +2572,57 @@ static void emit_jmp(struct emit *e, const struct isa_inst *in, uint32_t i, uint
    patch(e, on);
 }
 
+/* r10 = cta->warps_end, where the walks over a CTA's warps stop. */
+static void warps_end_to_r10(struct emit *e)
+{
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R10, M(RDX, (int32_t)offsetof(struct hw_cta, warps_end)));
+}
+
+/* r11 = the CTA's first warp. */
+static void first_warp_to_r11(struct emit *e)
+{
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11, M(RDX, (int32_t)offsetof(struct hw_cta, warps)));
+}
+
+/* r11 = the warp after r11's. */
+static void next_r11(struct emit *e)
+{
+   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, (uint32_t)sizeof(struct hw_warp));
+}
+
+/* Back to `top` while r11 is below r10. */
+static void loop_r11(struct emit *e, size_t top)
+{
+   byte(e, 0x4d), byte(e, 0x39), modrm(e, R10, R(R11));  /* cmp r11, r10 */
+   byte(e, 0x0f), byte(e, 0x82), dword(e, (uint32_t)((int64_t)top - (int64_t)(e->len + 4)));
+}
+
+/* mov dword [base + at], value: a field of the warp at base (rax or r11). */
+static void mark_warp(struct emit *e, int base, size_t at, uint32_t value)
+{
+   if (base & 8)
+      byte(e, 0x41);
+   byte(e, 0xc7), modrm(e, 0, M(base, (int32_t)at)), dword(e, value);
+}
+
+/* The block runs r11's warp from here: [rsp], rdi and rsi are its. */
+static void switch_to_r11(struct emit *e)
+{
+   byte(e, 0x4c), byte(e, 0x89), modrm(e, R11, M(RSP, 0));   /* mov [rsp], r11 */
+   byte(e, 0x49), byte(e, 0x8b), modrm(e, RDI, M(R11, (int32_t)offsetof(struct hw_warp, v)));
+   byte(e, 0x49), byte(e, 0x8b), modrm(e, RSI, M(R11, (int32_t)offsetof(struct hw_warp, u)));
+}
+
+/* Every lane of a warp of width w. */
+static uint64_t full_mask(uint32_t w) { return w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1; }
+
 /* r11 = the CTA's first running warp after the one at rax, or a jump to
  * patch where there is none (as next_running in the interpreter). */
 static size_t emit_next_running(struct emit *e)
 {
    const int32_t size = (int32_t)sizeof(struct hw_warp);
    /* r11 walks the warps after rax's, up to r10 = cta->warps_end. */
-   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R10, M(RDX, (int32_t)offsetof(struct hw_cta, warps_end)));
+   warps_end_to_r10(e);
    byte(e, 0x4c), byte(e, 0x8d), modrm(e, R11, M(RAX, size));                       /* lea */
    size_t walk = e->len;
    byte(e, 0x4d), byte(e, 0x39), modrm(e, R10, R(R11));  /* cmp r11, r10 */
@@ -2571,16 +2630,10 @@ static size_t emit_next_running(struct emit *e)
    byte(e, 0x41), byte(e, 0x83), modrm(e, 7, M(R11, (int32_t)offsetof(struct hw_warp, state)));
    byte(e, HW_WARP_RUNNING);                             /* cmp dword [r11 + state], imm8 */
    size_t found = jump_fwd(e, 0x84);
-   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, (uint32_t)size);   /* add r11 */
+   next_r11(e);
    byte(e, 0xe9), dword(e, (uint32_t)((int64_t)walk - (int64_t)(e->len + 4)));   /* jmp walk */
    patch(e, found);
    return none;
-}
-
-/* mov dword [rax + at], value: a field of the warp at rax. */
-static void mark_warp(struct emit *e, size_t at, uint32_t value)
-{
-   byte(e, 0xc7), modrm(e, 0, M(RAX, (int32_t)at)), dword(e, value);
 }
 
 /* The block's instructions up to index i are counted (as the interpreter
@@ -2603,13 +2656,11 @@ static void emit_go_on(struct emit *e, uint32_t w)
    byte(e, 0x41), byte(e, 0x81), modrm(e, 7, M(R11, (int32_t)offsetof(struct hw_warp, pc)));
    dword(e, e->start);                                   /* cmp dword [r11 + pc], start */
    size_t elsewhere = jump_fwd(e, 0x85);
-   uint64_t full = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+   uint64_t full = full_mask(w);
    byte(e, 0x48), byte(e, 0xb9), put(e, &full, 8);       /* mov rcx, imm64 */
    byte(e, 0x49), byte(e, 0x39), modrm(e, RCX, M(R11, (int32_t)offsetof(struct hw_warp, exec)));
    size_t partial = jump_fwd(e, 0x85);                   /* jne: a partial warp */
-   byte(e, 0x4c), byte(e, 0x89), modrm(e, R11, M(RSP, 0));   /* mov [rsp], r11 */
-   byte(e, 0x49), byte(e, 0x8b), modrm(e, RDI, M(R11, (int32_t)offsetof(struct hw_warp, v)));
-   byte(e, 0x49), byte(e, 0x8b), modrm(e, RSI, M(R11, (int32_t)offsetof(struct hw_warp, u)));
+   switch_to_r11(e);
    byte(e, 0xe9), dword(e, (uint32_t)((int64_t)e->switched - (int64_t)(e->len + 4)));
    patch(e, elsewhere);
    patch(e, partial);
@@ -2628,10 +2679,8 @@ static void emit_go_on(struct emit *e, uint32_t w)
  */
 static void emit_release(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
 {
-   const int32_t size = (int32_t)sizeof(struct hw_warp);
-   const int32_t warps = (int32_t)offsetof(struct hw_cta, warps);
-   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R10, M(RDX, (int32_t)offsetof(struct hw_cta, warps_end)));
-   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11, M(RDX, warps));   /* r11 = &warps[0] */
+   warps_end_to_r10(e);
+   first_warp_to_r11(e);
    size_t walk = e->len, other[2];
    byte(e, 0x49), byte(e, 0x39), modrm(e, RAX, R(R11));          /* cmp r11, rax */
    size_t self = jump_fwd(e, 0x84);                              /* je: this warp */
@@ -2642,20 +2691,17 @@ static void emit_release(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
    dword(e, pc);                                                 /* cmp dword [barrier_pc] */
    other[1] = jump_fwd(e, 0x85);
    patch(e, self);
-   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, (uint32_t)size);   /* add r11 */
-   byte(e, 0x4d), byte(e, 0x39), modrm(e, R10, R(R11));          /* cmp r11, r10 */
-   byte(e, 0x0f), byte(e, 0x82), dword(e, (uint32_t)((int64_t)walk - (int64_t)(e->len + 4)));
-   mark_warp(e, offsetof(struct hw_warp, barrier_pc), pc);       /* as L_BAR */
-   mark_warp(e, offsetof(struct hw_warp, pc), pc + 1);
+   next_r11(e);
+   loop_r11(e, walk);
+   mark_warp(e, RAX, offsetof(struct hw_warp, barrier_pc), pc);  /* as L_BAR */
+   mark_warp(e, RAX, offsetof(struct hw_warp, pc), pc + 1);
    emit_count(e, offsetof(struct hw_cta, barrier_waits), 1);
-   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11, M(RDX, warps));   /* every warp running */
+   first_warp_to_r11(e);                                         /* every warp running */
    size_t run = e->len;
-   byte(e, 0x41), byte(e, 0xc7), modrm(e, 0, M(R11, (int32_t)offsetof(struct hw_warp, state)));
-   dword(e, HW_WARP_RUNNING);
-   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, (uint32_t)size);   /* add r11 */
-   byte(e, 0x4d), byte(e, 0x39), modrm(e, R10, R(R11));          /* cmp r11, r10 */
-   byte(e, 0x0f), byte(e, 0x82), dword(e, (uint32_t)((int64_t)run - (int64_t)(e->len + 4)));
-   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11, M(RDX, warps));   /* the first warp goes on */
+   mark_warp(e, R11, offsetof(struct hw_warp, state), HW_WARP_RUNNING);
+   next_r11(e);
+   loop_r11(e, run);
+   first_warp_to_r11(e);                                         /* the first warp goes on */
    emit_handover(e, i);
    emit_go_on(e, w);
    patch(e, other[0]);
@@ -2666,12 +2712,6 @@ static void emit_release(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
 
 _Static_assert(offsetof(struct hw_cta, chained) == offsetof(struct hw_cta, sweeping) + 1,
                "emit_return and emit_fixup test and clear both as one word");
-
-/* mov dword [r11 + at], value: a field of the warp at r11. */
-static void mark_r11(struct emit *e, size_t at, uint32_t value)
-{
-   byte(e, 0x41), byte(e, 0xc7), modrm(e, 0, M(R11, (int32_t)at)), dword(e, value);
-}
 
 /* cta->field += rcx. */
 static void count_rcx(struct emit *e, size_t field)
@@ -2687,14 +2727,6 @@ static void count_warps_at_bar(struct emit *e, uint32_t n)
    byte(e, 0x69), modrm(e, RCX, R(RCX)), dword(e, n);   /* imul ecx, ecx, n */
    count_rcx(e, offsetof(struct hw_cta, insts));
    count_rcx(e, offsetof(struct hw_cta, jit_insts));
-}
-
-/* The block runs r11's warp from here: [rsp], rdi and rsi are its. */
-static void switch_to_r11(struct emit *e)
-{
-   byte(e, 0x4c), byte(e, 0x89), modrm(e, R11, M(RSP, 0));   /* mov [rsp], r11 */
-   byte(e, 0x49), byte(e, 0x8b), modrm(e, RDI, M(R11, (int32_t)offsetof(struct hw_warp, v)));
-   byte(e, 0x49), byte(e, 0x8b), modrm(e, RSI, M(R11, (int32_t)offsetof(struct hw_warp, u)));
 }
 
 /* mov word [sweeping], 0: the sweep ends (and its chain). */
@@ -2717,29 +2749,28 @@ static void end_sweep(struct emit *e)
  */
 static void emit_fixup(struct emit *e, uint32_t start)
 {
-   const int32_t size = (int32_t)sizeof(struct hw_warp);
    e->fixup = e->len;
    byte(e, 0x41), byte(e, 0x89), modrm(e, RAX, R(1));            /* mov r9d, eax */
    warp_to_rax(e);
-   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11, M(RDX, (int32_t)offsetof(struct hw_cta, warps)));
+   first_warp_to_r11(e);
    byte(e, 0x31), byte(e, 0xc9);                                 /* xor ecx, ecx */
    size_t before = e->len;
    byte(e, 0x49), byte(e, 0x39), modrm(e, RAX, R(R11));          /* cmp r11, rax */
    size_t reached = jump_fwd(e, 0x83);                           /* jae */
-   mark_r11(e, offsetof(struct hw_warp, barrier_pc), e->bar_pc);
-   mark_r11(e, offsetof(struct hw_warp, pc), e->bar_pc + 1);
-   mark_r11(e, offsetof(struct hw_warp, state), HW_WARP_AT_BARRIER);
+   mark_warp(e, R11, offsetof(struct hw_warp, barrier_pc), e->bar_pc);
+   mark_warp(e, R11, offsetof(struct hw_warp, pc), e->bar_pc + 1);
+   mark_warp(e, R11, offsetof(struct hw_warp, state), HW_WARP_AT_BARRIER);
    byte(e, 0xff), byte(e, 0xc1);                                 /* inc ecx */
-   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, (uint32_t)size);   /* add r11 */
+   next_r11(e);
    byte(e, 0xe9), dword(e, (uint32_t)((int64_t)before - (int64_t)(e->len + 4)));
    patch(e, reached);
    count_warps_at_bar(e, e->bar_i + 1);
-   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R10, M(RDX, (int32_t)offsetof(struct hw_cta, warps_end)));
+   warps_end_to_r10(e);
    size_t after = e->len;
-   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, (uint32_t)size);   /* add r11 */
+   next_r11(e);
    byte(e, 0x4d), byte(e, 0x39), modrm(e, R10, R(R11));          /* cmp r11, r10 */
    size_t done = jump_fwd(e, 0x83);                              /* jae */
-   mark_r11(e, offsetof(struct hw_warp, pc), start);
+   mark_warp(e, R11, offsetof(struct hw_warp, pc), start);
    byte(e, 0xe9), dword(e, (uint32_t)((int64_t)after - (int64_t)(e->len + 4)));
    patch(e, done);
    byte(e, 0x8b), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, index)));
@@ -2778,9 +2809,9 @@ static void emit_sweep_check(struct emit *e, uint32_t start, uint32_t w, size_t 
    warp_to_rax(e);
    byte(e, 0x48), byte(e, 0x3b), modrm(e, RAX, M(RDX, (int32_t)offsetof(struct hw_cta, warps)));
    fail[0] = jump_fwd(e, 0x85);                                  /* jne: not the first warp */
-   uint64_t full = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+   uint64_t full = full_mask(w);
    byte(e, 0x49), byte(e, 0xb9), put(e, &full, 8);               /* mov r9, imm64 */
-   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R10, M(RDX, (int32_t)offsetof(struct hw_cta, warps_end)));
+   warps_end_to_r10(e);
    byte(e, 0x4c), byte(e, 0x8d), modrm(e, R11, M(RAX, size));   /* lea r11 */
    size_t walk = e->len;
    byte(e, 0x4d), byte(e, 0x39), modrm(e, R10, R(R11));          /* cmp r11, r10 */
@@ -2793,7 +2824,7 @@ static void emit_sweep_check(struct emit *e, uint32_t start, uint32_t w, size_t 
    fail[2] = jump_fwd(e, 0x85);
    byte(e, 0x4d), byte(e, 0x39), modrm(e, 1, M(R11, (int32_t)offsetof(struct hw_warp, exec)));
    fail[3] = jump_fwd(e, 0x85);                                  /* cmp [r11 + exec], r9 */
-   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, (uint32_t)size);   /* add r11 */
+   next_r11(e);
    byte(e, 0xe9), dword(e, (uint32_t)((int64_t)walk - (int64_t)(e->len + 4)));
    patch(e, all);
    byte(e, 0xc6), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, sweeping))), byte(e, 1);
@@ -2850,16 +2881,15 @@ static void emit_sweep_bar(struct emit *e, uint32_t i, uint32_t pc)
    byte(e, 0x8b), modrm(e, RCX, M(RDX, (int32_t)offsetof(struct hw_cta, warp_count)));
    count_warps_at_bar(e, i + 1);
    emit_count(e, offsetof(struct hw_cta, jit_sweeps), 1);
-   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11, M(RDX, (int32_t)offsetof(struct hw_cta, warps)));
+   first_warp_to_r11(e);
    switch_to_r11(e);
    byte(e, 0xc6), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, chained))), byte(e, 1);
    emit_chain(e, pc + 1);
-   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R10, M(RDX, (int32_t)offsetof(struct hw_cta, warps_end)));
+   warps_end_to_r10(e);
    size_t each = e->len;
-   mark_r11(e, offsetof(struct hw_warp, pc), pc + 1);
-   byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(R11)), dword(e, (uint32_t)size);   /* add r11 */
-   byte(e, 0x4d), byte(e, 0x39), modrm(e, R10, R(R11));          /* cmp r11, r10 */
-   byte(e, 0x0f), byte(e, 0x82), dword(e, (uint32_t)((int64_t)each - (int64_t)(e->len + 4)));
+   mark_warp(e, R11, offsetof(struct hw_warp, pc), pc + 1);
+   next_r11(e);
+   loop_r11(e, each);
    byte(e, 0xc7), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, current))), dword(e, 0);
    end_sweep(e);
    byte(e, 0xb8), dword(e, HW_JIT_RESUME);                       /* mov eax */
@@ -2895,9 +2925,9 @@ static void emit_bar(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
    here[0] = jump_fwd(e, 0x85);                          /* jne: part of it returned */
    here[1] = emit_next_running(e);
    /* As L_BAR marks and counts the warp. */
-   mark_warp(e, offsetof(struct hw_warp, barrier_pc), pc);
-   mark_warp(e, offsetof(struct hw_warp, pc), pc + 1);
-   mark_warp(e, offsetof(struct hw_warp, state), HW_WARP_AT_BARRIER);
+   mark_warp(e, RAX, offsetof(struct hw_warp, barrier_pc), pc);
+   mark_warp(e, RAX, offsetof(struct hw_warp, pc), pc + 1);
+   mark_warp(e, RAX, offsetof(struct hw_warp, state), HW_WARP_AT_BARRIER);
    emit_count(e, offsetof(struct hw_cta, barrier_waits), 1);
    emit_handover(e, i);
    emit_go_on(e, w);
@@ -2918,8 +2948,8 @@ static void emit_exit_warp(struct emit *e, uint32_t i, uint32_t pc, uint32_t w)
 {
    warp_to_rax(e);
    size_t last = emit_next_running(e);
-   mark_warp(e, offsetof(struct hw_warp, pc), pc);
-   mark_warp(e, offsetof(struct hw_warp, state), HW_WARP_EXITED);
+   mark_warp(e, RAX, offsetof(struct hw_warp, pc), pc);
+   mark_warp(e, RAX, offsetof(struct hw_warp, state), HW_WARP_EXITED);
    emit_handover(e, i);
    emit_go_on(e, w);
    patch(e, last);
@@ -3651,30 +3681,9 @@ static void cache_kind(struct emit *e, uint32_t t)
  * shared memory (as emit_shared_gather checks); else a jump to bad. */
 static void tile_gathers(struct emit *e, uint32_t t, uint32_t w, struct jumps *bad)
 {
-   int32_t r = (int32_t)(e->tile[t] * w * 4);
-   emit_shared_bytes(e);                                    /* ecx = shared bytes */
-   byte(e, 0x81), modrm(e, 5, R(RCX)), dword(e, e->tile_hi[t] + 4);   /* sub ecx */
-   size_t at[2];
-   at[0] = jump_fwd(e, 0x82);                               /* jb: no room at all */
-   add_jumps(e, bad, at, 1);
-   vex(e, VMOVD, false, 2, 0, R(RCX));
-   v2(e, VPBROADCASTD, 2, R(2));                            /* ymm2 = the last offset */
-   v3(e, VPCMPEQD, 4, 4, R(4));                             /* in range so far */
-   v3(e, VPXOR, 5, 5, R(5));                                /* low bits so far */
-   for (uint32_t c = 0; c < w / 8; c++) {
-      v2(e, VMOVDQU_LOAD, 0, M(RDI, r + (int32_t)(32 * c)));
-      v3(e, VPMAXUD, 3, 0, R(2));
-      v3(e, VPCMPEQD, 3, 3, R(2));                          /* offset <= the last */
-      v3(e, VPAND, 4, 4, R(3));
-      shift_imm(e, 6, 3, 0, 30);                            /* vpslld: the low two bits */
-      v3(e, VPOR, 5, 5, R(3));
-   }
-   vex(e, VPMOVMSKB, true, RAX, 0, R(4));
-   byte(e, 0x83), byte(e, 0xf8), byte(e, 0xff);             /* cmp eax, -1 */
-   at[0] = jump_fwd(e, 0x85);
-   v2(e, VPTEST, 5, R(5));
-   at[1] = jump_fwd(e, 0x85);                               /* jnz: misaligned */
-   add_jumps(e, bad, at, 2);
+   size_t outside[3];
+   lanes_inside(e, (int32_t)(e->tile[t] * w * 4), w, e->tile_hi[t] + 4, false, outside);
+   add_jumps(e, bad, outside, 3);
    const int32_t kind = (int32_t)(offsetof(struct hw_cta, tile_kind) + t);
    byte(e, 0xc6), modrm(e, 0, M(RDX, kind)), byte(e, 3);   /* mov byte [kind], 3 */
 }
