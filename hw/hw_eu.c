@@ -72,6 +72,13 @@ static void select_interpreters(struct hw_eu *eu, const struct hw_gpu_config *cf
       eu->interp[2] = hw_interp_w32_generic, eu->interp[3] = hw_interp_w64_generic;
    }
    const char *force = getenv("SOFTGPU_INTERP");
+   if (force && strcmp(force, "avx2") == 0 && strcmp(eu->variant, "avx512") == 0) {
+      /* The AVX2 tier on an AVX-512 host (and the native tier's ymm code:
+       * hw_jit_compile), as a host without AVX-512 runs it. */
+      eu->variant = "avx2";
+      eu->interp[0] = hw_interp_w8_avx2, eu->interp[1] = hw_interp_w16_avx2;
+      eu->interp[2] = hw_interp_w32_avx2, eu->interp[3] = hw_interp_w64_avx2;
+   }
    if (force && strcmp(force, "generic") == 0) {
       eu->variant = "generic";
       eu->interp[0] = hw_interp_w8_generic, eu->interp[1] = hw_interp_w16_generic;
@@ -225,10 +232,12 @@ static struct hw_program *decode(struct hw_gpu *gpu, uint64_t va, uint64_t id, c
    p->code[h->inst_count] = (struct hw_dinst){labels[ISA_OP_EXIT], exit, NULL};
    uint32_t prefix_end = straight_prefix(code, h->inst_count);
    if (gpu->eu.jit) {
-      uint32_t blocks;
-      p->jit = hw_jit_compile(p->code, h->inst_count, prefix_end, h->warp_width,
-                              labels[HW_LABEL_JIT], gpu->eu.jit_perf_map, id, &blocks);
-      atomic_fetch_add_explicit(&gpu->eu.jit_blocks, blocks, memory_order_relaxed);
+      struct hw_jit_counts n;
+      bool avx512 = strcmp(gpu->eu.variant, "avx512") == 0;
+      p->jit = hw_jit_compile(p->code, h->inst_count, prefix_end, h->warp_width, avx512,
+                              labels[HW_LABEL_JIT], gpu->eu.jit_perf_map, id, &n);
+      atomic_fetch_add_explicit(&gpu->eu.jit_blocks, n.blocks, memory_order_relaxed);
+      atomic_fetch_add_explicit(&gpu->eu.jit_wide, n.wide, memory_order_relaxed);
    }
    if (h->line_count)
       memcpy(p->lines, code + h->inst_count, h->line_count * sizeof(*p->lines));
@@ -1076,6 +1085,7 @@ void hw_eu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s)
    s->global_bytes = atomic_load_explicit(&sum.global_bytes, memory_order_relaxed);
    s->barrier_waits = atomic_load_explicit(&sum.barrier_waits, memory_order_relaxed);
    s->jit_blocks = atomic_load_explicit(&eu->jit_blocks, memory_order_relaxed);
+   s->jit_wide = atomic_load_explicit(&eu->jit_wide, memory_order_relaxed);
    s->jit_exits = atomic_load_explicit(&sum.jit_exits, memory_order_relaxed);
    s->jit_instructions = atomic_load_explicit(&sum.jit_insts, memory_order_relaxed);
    s->jit_sweeps = atomic_load_explicit(&sum.jit_sweeps, memory_order_relaxed);

@@ -125,6 +125,15 @@ struct emit {
       uint32_t pc;
    } *chains;
    uint32_t chain_count, chain_cap;
+   /* The program's ALU segments are zmm code, 16 lanes a chunk (the host
+    * and the interpreter it runs are AVX-512: hw_jit_compile), and the one
+    * being emitted is (emit_alu). */
+   bool avx512, wide;
+   uint32_t wide_segments;   /* emitted so (struct hw_jit_counts) */
+   /* The vector registers that are an access's address (block_access; both
+    * halves of a global one): the blocks' lane checks read their dwords
+    * (move_vregs). */
+   uint64_t addresses[ISA_MAX_VREGS / 64];
 };
 
 static void put(struct emit *e, const void *p, size_t n)
@@ -195,10 +204,64 @@ static void vex(struct emit *e, struct vop o, bool l256, int reg, int vvvv, stru
    modrm(e, reg, rm);
 }
 
-/* d = a <op> b, 256 bits. */
-static void v3(struct emit *e, struct vop o, int d, int a, struct rm b) { vex(e, o, true, d, a, b); }
-/* d = <op> a, 256 bits. */
-static void v2(struct emit *e, struct vop o, int d, struct rm a) { vex(e, o, true, d, 0, a); }
+/* An EVEX-encoded AVX-512 instruction on zmm registers 0-15 (Intel SDM
+ * vol. 2, 2.7 "EVEX encoding"), W0, 512 bits: reg in ModRM.reg (a zmm or
+ * a mask register), vvvv the first source, rm the last; k the write mask
+ * (0: none), zero for zeroing-masking, bcst for a dword broadcast from
+ * memory ({1to16}); w1 for the insert and extract of 256-bit halves (W1).
+ * A memory displacement is a multiple of N bytes for its short form (2.7.5
+ * "Compressed Displacement"): 4 for a broadcast or a single dword
+ * (scalar), 32 for a half, 64 for a whole vector. */
+struct evex_opts {
+   int k;
+   bool zero, bcst, scalar, w1;
+};
+
+static void evex(struct emit *e, struct vop o, int reg, int vvvv, struct rm rm,
+                 struct evex_opts x)
+{
+   int b = rm.reg >= 0 ? rm.reg : rm.base;
+   byte(e, 0x62);
+   byte(e, (uint8_t)(!(reg & 8) << 7 | 1 << 6 | !(b & 8) << 5 | 1 << 4 | o.map));
+   byte(e, (uint8_t)(x.w1 << 7 | (~vvvv & 15) << 3 | 1 << 2 | o.pp));
+   byte(e, (uint8_t)(x.zero << 7 | 2 << 5 | x.bcst << 4 | 1 << 3 | (x.k & 7)));
+   byte(e, o.op);
+   int32_t n = x.bcst || x.scalar ? 4 : x.w1 ? 32 : 64;   /* w1: the 256-bit halves' */
+   if (rm.reg >= 0 || (rm.disp % n == 0 && rm.disp / n >= -128 && rm.disp / n < 128)) {
+      modrm(e, reg, rm.reg >= 0 ? rm : M(rm.base, rm.disp / n));
+      return;
+   }
+   byte(e, (uint8_t)(0x80 | (reg & 7) << 3 | (rm.base & 7)));   /* mod 10: disp32, unscaled */
+   if ((rm.base & 7) == 4)
+      byte(e, 0x24);
+   dword(e, (uint32_t)rm.disp);
+}
+
+/* The constants' rows (below) whose eight lanes are one value: in zmm code
+ * an operand of one is that dword broadcast. */
+static bool konst_row(struct rm rm);
+
+/* An instruction of the VEX forms below in zmm code: the EVEX form of the
+ * same opcode (W0 dword forms), but for the float logic, which is AVX512DQ
+ * there, done as the integer logic of the same bits. */
+static void wide(struct emit *e, struct vop o, int d, int a, struct rm b)
+{
+   if (o.map == 1 && o.pp == 0 && (o.op == 0x54 || o.op == 0x57))   /* vandps, vxorps */
+      o = (struct vop){1, 1, o.op == 0x54 ? 0xdb : 0xef};           /* vpandd, vpxord */
+   bool scalar = o.map == 2 && o.op == 0x58;                        /* vpbroadcastd m32 */
+   evex(e, o, d, a, b, (struct evex_opts){.bcst = konst_row(b), .scalar = scalar});
+}
+
+/* d = a <op> b, 256 bits (512 in zmm code: e->wide). */
+static void v3(struct emit *e, struct vop o, int d, int a, struct rm b)
+{
+   if (e->wide)
+      wide(e, o, d, a, b);
+   else
+      vex(e, o, true, d, a, b);
+}
+/* d = <op> a, 256 bits (512 in zmm code). */
+static void v2(struct emit *e, struct vop o, int d, struct rm a) { v3(e, o, d, 0, a); }
 
 static const struct vop VMOVDQA = {1, 1, 0x6f}, VMOVDQU_LOAD = {1, 2, 0x6f},
                         VMOVDQU_STORE = {1, 2, 0x7f}, VMOVD = {1, 1, 0x6e},
@@ -223,22 +286,29 @@ static void mov_ymm(struct emit *e, int d, int s)
 /* vpsrld (/2), vpsrad (/4) or vpslld (/6) d, s, imm. */
 static void shift_imm(struct emit *e, int ext, int d, int s, uint8_t imm)
 {
-   vex(e, VPSHIFTI, true, ext, d, R(s));
+   v3(e, VPSHIFTI, ext, d, R(s));
    byte(e, imm);
 }
 
 /* ---- constants ------------------------------------------------------------------ */
 
-/* Eight-lane constants the code reads at [r8 + K_*]. */
+/* Eight-lane constants the code reads at [r8 + K_*]; zmm code broadcasts a
+ * dword of those of one value (konst_row) and reads the lane numbers 16 at
+ * a time (aligned to 64 bytes). */
 enum { K_SIGN = 0, K_ABS = 32, K_31 = 64, K_ONE = 96, K_IOTA4 = 128, K_32 = 160,
        K_LANES = 192 /* 0, 1, ..., 63: chunk c's lane numbers at K_LANES + 32 * c */ };
 #define LANES8(x) {x, x, x, x, x, x, x, x}
 #define ROW8(c) {8 * (c), 8 * (c) + 1, 8 * (c) + 2, 8 * (c) + 3, 8 * (c) + 4, 8 * (c) + 5, \
                  8 * (c) + 6, 8 * (c) + 7}
-static const uint32_t consts[14][8] __attribute__((aligned(32))) = {
+static const uint32_t consts[14][8] __attribute__((aligned(64))) = {
    LANES8(0x80000000u), LANES8(0x7fffffffu), LANES8(31u), LANES8(1u),
    {0, 4, 8, 12, 16, 20, 24, 28}, LANES8(32u),
    ROW8(0), ROW8(1), ROW8(2), ROW8(3), ROW8(4), ROW8(5), ROW8(6), ROW8(7)};
+
+static bool konst_row(struct rm rm)
+{
+   return rm.reg < 0 && rm.base == R8 && rm.disp < K_LANES && rm.disp != K_IOTA4;
+}
 
 static void mov_r8_consts(struct emit *e)
 {
@@ -543,14 +613,87 @@ static void emit_addsub64(struct emit *e, bool sub, const struct ops *o)
    mov_ymm(e, o->d, lo);
 }
 
-/* One instruction on chunk `chunk` (lanes 8 * chunk ...) of the warp. */
+/* AVX-512's own forms (Intel SDM vol. 2): compares write a mask register
+ * (k1 here), selected by mask; VPTERNLOGD's imm8 is the truth table of
+ * (dst, vvvv, rm) as bits 2, 1, 0 of its index. */
+static const struct vop VPCMPD = {3, 1, 0x1f}, VPCMPUD = {3, 1, 0x1e}, VPTESTMD = {2, 1, 0x27},
+                        VPBLENDMD = {2, 1, 0x64}, VPTERNLOGD = {3, 1, 0x25};
+enum { K1 = 1 };
+
+/* d = 1 in the lanes of k1, 0 in the others (the ISA's booleans). */
+static void ones_of_k1(struct emit *e, int d)
+{
+   evex(e, VPBROADCASTD, d, 0, M(R8, K_ONE), (struct evex_opts){.k = K1, .zero = true,
+                                                                .scalar = true});
+}
+
+/* 64-bit add or subtract on halves in zmm code: the carry (borrow) of the
+ * low halves as an unsigned compare into k1, which adds (subtracts) one to
+ * the high halves' lanes; the order of emit_addsub64, for the same
+ * aliasing. */
+static void wide_addsub64(struct emit *e, bool sub, const struct ops *o)
+{
+   bool clobbers = o->d == o->a || o->d == o->ah || o->d == o->bh || (sub && o->d == o->b);
+   int lo = clobbers ? S0 : o->d;
+   v3(e, sub ? VPSUBD : VPADDD, lo, o->a, R(o->b));
+   if (sub)
+      evex(e, VPCMPUD, K1, o->a, R(o->b), (struct evex_opts){0});   /* borrow: a.lo < b.lo */
+   else
+      evex(e, VPCMPUD, K1, lo, R(o->a), (struct evex_opts){0});     /* carry: lo < a.lo */
+   byte(e, 1);                                                       /* LT */
+   v3(e, sub ? VPSUBD : VPADDD, o->dh, o->ah, R(o->bh));
+   evex(e, sub ? VPSUBD : VPADDD, o->dh, o->dh, M(R8, K_ONE),
+        (struct evex_opts){.k = K1, .bcst = true});
+   mov_ymm(e, o->d, lo);
+}
+
+/* The instructions whose zmm code is not their ymm code's (emit_inst) in
+ * 512 bits: those with compares, blends or an all-ones register. False
+ * for the others. */
+static bool emit_wide_inst(struct emit *e, const struct isa_inst *in, const struct ops *o)
+{
+   /* vpcmpd predicates: EQ, LT, LE, NE, NLT, NLE as 0, 1, 2, 4, 5, 6, in
+    * the ISA's order (EQ, NE, LT, LE, GT, GE; signed, then unsigned). */
+   static const uint8_t icmp_pred[ISA_ICMP_COUNT] = {0, 4, 1, 2, 6, 5, 1, 2, 6, 5};
+   int d = o->d, a = o->a, b = o->b;
+   switch ((enum isa_op)in->op) {
+   case ISA_OP_ICMP:
+      evex(e, in->mod >= ISA_ICMP_LT_U ? VPCMPUD : VPCMPD, K1, a, R(b), (struct evex_opts){0});
+      byte(e, icmp_pred[in->mod]);
+      ones_of_k1(e, d);
+      return true;
+   case ISA_OP_FCMP:
+      evex(e, VCMPPS, K1, a, R(b), (struct evex_opts){0});
+      byte(e, fcmp_pred[in->mod]);
+      ones_of_k1(e, d);
+      return true;
+   case ISA_OP_SEL:   /* a ? b : c: b in the lanes where a is not 0 */
+      evex(e, VPTESTMD, K1, a, R(a), (struct evex_opts){0});
+      evex(e, VPBLENDMD, d, o->c, R(b), (struct evex_opts){.k = K1});
+      return true;
+   case ISA_OP_NOT:
+      evex(e, VPTERNLOGD, d, a, R(a), (struct evex_opts){0});
+      byte(e, 0x55);   /* ~rm */
+      return true;
+   case ISA_OP_IADD64: case ISA_OP_ISUB64:
+      wide_addsub64(e, in->op == ISA_OP_ISUB64, o);
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* One instruction on chunk `chunk` (lanes 8 * chunk ..., 16 * chunk ... in
+ * zmm code) of the warp. */
 static void emit_inst(struct emit *e, const struct isa_inst *in, const struct ops *o,
                       uint32_t chunk)
 {
    int d = o->d, a = o->a, b = o->b, c = o->c;
+   if (e->wide && emit_wide_inst(e, in, o))
+      return;
    switch ((enum isa_op)in->op) {
    case ISA_OP_S2R: {   /* lane_id, or local_index = the warp's first index + lane_id */
-      struct rm lanes = M(R8, (int32_t)(K_LANES + 32 * chunk));
+      struct rm lanes = M(R8, (int32_t)(K_LANES + (e->wide ? 64 : 32) * chunk));
       if (in->mod == ISA_SR_LOCAL_INDEX)
          v3(e, VPADDD, d, a, lanes);
       else
@@ -1203,16 +1346,39 @@ static void emit_prologue(struct emit *e, const struct hw_dinst *code, uint32_t 
    }
 }
 
+/* zmm z from or to 64 bytes of the register file at `at`, as two 32-byte
+ * halves, for an address register (e->addresses): a load of a dword of a
+ * 64-byte store's upper half is not forwarded from the store on Intel
+ * hosts (13 cycles more, measured; as for a 64-byte load of two 32-byte
+ * stores), and the blocks' lane checks read lane W-1's dword of addresses
+ * straight after. Other registers move whole (a 32-byte load of a
+ * 64-byte store's upper half measured 2 cycles more, where other code
+ * reads it in halves: gathers, fused runs). */
+static void move_halves(struct emit *e, int z, struct rm at, bool store)
+{
+   static const struct vop VINSERTI64X4 = {3, 1, 0x3a}, VEXTRACTI64X4 = {3, 1, 0x3b};
+   vex(e, store ? VMOVDQU_STORE : VMOVDQU_LOAD, true, z, 0, at);   /* loads zero bits 256+ */
+   if (store)
+      evex(e, VEXTRACTI64X4, z, 0, M(at.base, at.disp + 32), (struct evex_opts){.w1 = true});
+   else
+      evex(e, VINSERTI64X4, z, z, M(at.base, at.disp + 32), (struct evex_opts){.w1 = true});
+   byte(e, 1);   /* the upper half */
+}
+
 /* The registers the run keeps: chunk c of register r is at
  * [rdi + r * W * 4 + c * 32]. */
 static void move_vregs(struct emit *e, const struct alloc *a, const uint64_t *which, uint32_t w,
                        uint32_t c, bool store)
 {
+   uint32_t chunk = e->wide ? 64 : 32;   /* bytes */
    for (uint32_t i = 0; i < VWORDS; i++) {
       for (uint64_t m = which[i]; m; m &= m - 1) {   /* set bits only (compile time) */
          uint32_t r = 64 * i + (uint32_t)__builtin_ctzll(m);
-         v2(e, store ? VMOVDQU_STORE : VMOVDQU_LOAD, a->vreg[r],
-            M(RDI, (int32_t)(r * w * 4 + c * 32)));
+         struct rm at = M(RDI, (int32_t)(r * w * 4 + c * chunk));
+         if (e->wide && hw_bit_test(e->addresses, r))
+            move_halves(e, a->vreg[r], at, store);
+         else
+            v2(e, store ? VMOVDQU_STORE : VMOVDQU_LOAD, a->vreg[r], at);
       }
    }
 }
@@ -1247,16 +1413,19 @@ static void replay(struct emit *e, const struct hw_dinst *code, uint32_t pc, uin
 
 static void emit_alu(struct emit *e, const struct hw_dinst *code, const struct seg *g, uint32_t w)
 {
+   e->wide = e->avx512 && w >= 16;
+   e->wide_segments += e->wide;
    emit_prologue(e, code, g->pc, g->len, &g->a, w);
    uint64_t stored[VWORDS];   /* what it writes that is live after it */
    live_stores(e, g->a.written, g->pc + g->len, stored);
-   for (uint32_t c = 0; g->a.vector && c < w / 8; c++) {
+   for (uint32_t c = 0; g->a.vector && c < w / (e->wide ? 16 : 8); c++) {
       move_vregs(e, &g->a, g->a.live_in, w, c, false);
       struct alloc a;
       fresh_alloc(&a);
       replay(e, code, g->pc, g->len, &a, c);
       move_vregs(e, &g->a, stored, w, c, true);
    }
+   e->wide = false;
 }
 
 /* A forward jump (jcc rel32, or jmp rel32 when cc is 0) to patch later:
@@ -2270,11 +2439,12 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
    if (checked != NONE_FAIL)
       patch(e, checked);
    int32_t reg = (int32_t)(isa_opnd_index(load ? in->dst : in->b) * w * 4);
-   for (uint32_t c = 0; c < w / 8; c++) {
-      int32_t off = (int32_t)(32 * c);
+   e->wide = e->avx512 && w >= 16;   /* as the ALU segments move registers (move_vregs) */
+   for (int32_t off = 0; off < (int32_t)(4 * w); off += e->wide ? 64 : 32) {
       v2(e, VMOVDQU_LOAD, 0, load ? M(RAX, off) : M(RDI, reg + off));
       v2(e, VMOVDQU_STORE, 0, load ? M(RDI, reg + off) : M(RAX, off));
    }
+   e->wide = false;
    size_t done[2];
    done[0] = jump_fwd(e, 0);
    if (in->op == ISA_OP_LDS) {   /* not consecutive: remembered */
@@ -3971,11 +4141,22 @@ static void write_perf_map(const struct hw_jit *j, const struct pending *at, uin
       SG_LOG(SG_LOG_WARN, SG_AREA_EU, "SOFTGPU_PERF_MAP: cannot append to %s", path);
 }
 
-struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix_end, uint32_t w,
-                              const void *jit_label, bool perf_map, uint64_t id,
-                              uint32_t *blocks)
+/* e->addresses gets the address register (pair) of an access in. */
+static void mark_address(struct emit *e, const struct isa_inst *in)
 {
-   *blocks = 0;
+   if (!block_access(in))
+      return;
+   uint32_t a = isa_opnd_index(in->a);
+   hw_bit_set(e->addresses, a);
+   if ((in->op == ISA_OP_LDG || in->op == ISA_OP_STG) && a + 1 < ISA_MAX_VREGS)
+      hw_bit_set(e->addresses, a + 1);
+}
+
+struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix_end, uint32_t w,
+                              bool avx512, const void *jit_label, bool perf_map, uint64_t id,
+                              struct hw_jit_counts *counts)
+{
+   *counts = (struct hw_jit_counts){0};
    /* Per pc: an LDS's row of gather hints; a global access's page slot. */
    uint32_t *lds_site = calloc(2 * ((size_t)n + 1), sizeof(uint32_t)), sites = 0, pages = 0;
    uint32_t *page_site = lds_site ? lds_site + n + 1 : NULL;
@@ -3987,11 +4168,13 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix
       page_site[pc] = global && pages < HW_PAGE_SITES ? pages++ : UINT32_MAX;
    }
    struct emit e = {.gathers = calloc((size_t)sites * GATHER_WARPS + 1, 1), .lds_site = lds_site,
-                    .page_site = page_site, .live = liveness(code, n), .n = n,
+                    .page_site = page_site, .live = liveness(code, n), .n = n, .avx512 = avx512,
                     .prefix = prefix_new(code, n, prefix_end, w),
                     .sweep_entry = malloc(((size_t)n + 1) * sizeof(size_t))};
    for (uint32_t pc = 0; e.sweep_entry && pc <= n; pc++)
       e.sweep_entry[pc] = SIZE_MAX;
+   for (uint32_t pc = 0; pc < n; pc++)
+      mark_address(&e, &code[pc].in);
    if (!lds_site || !e.gathers || !e.sweep_entry) {
       free((void *)e.live), prefix_free(e.prefix);
       free(e.sweep_entry);
@@ -4028,7 +4211,7 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix
          code[at[i].pc].handler = jit_label;
          code[at[i].pc].jit = &b[i];
       }
-      *blocks = count;
+      *counts = (struct hw_jit_counts){count, e.wide_segments};
       if (perf_map)
          write_perf_map(j, at, count, e.len, w, id);
    } else {
@@ -4049,11 +4232,12 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix
 bool hw_jit_supported(void) { return false; }
 
 struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix_end, uint32_t w,
-                              const void *jit_label, bool perf_map, uint64_t id,
-                              uint32_t *blocks)
+                              bool avx512, const void *jit_label, bool perf_map, uint64_t id,
+                              struct hw_jit_counts *counts)
 {
-   (void)code, (void)n, (void)prefix_end, (void)w, (void)jit_label, (void)perf_map, (void)id;
-   *blocks = 0;
+   (void)code, (void)n, (void)prefix_end, (void)w, (void)avx512, (void)jit_label, (void)perf_map;
+   (void)id;
+   *counts = (struct hw_jit_counts){0};
    return NULL;
 }
 

@@ -99,17 +99,24 @@ bool hw_jit_supported(void);
  * Compiles the runs of code[0..n) (a decoded program of warp width w) that
  * the native tier handles, code[0..prefix_end) being its straight prefix
  * (hw_eu.c straight_prefix: run once by every warp from the start, with
- * its first masks); each run's first instruction gets handler
+ * its first masks); with avx512 (the host has AVX-512F and runs the
+ * AVX-512 interpreter), ALU segments of warps of 16 lanes or more are zmm
+ * code, 16 lanes a chunk; each run's first instruction gets handler
  * jit_label and its block in .jit. Returns the program's compiled code, to
  * free with hw_jit_free, or NULL when nothing was compiled (no such run,
  * or no executable memory: then the program is interpreted, as before).
- * *blocks receives the number of blocks. With perf_map, each block is
- * named in /tmp/perf-<pid>.map, the file perf reads to name code it has
- * no symbols for, as softgpu_p<id>_w<w>_pc<pc> (id: the program's).
+ * *counts receives the number of blocks and of their zmm segments. With
+ * perf_map, each block is named in /tmp/perf-<pid>.map, the file perf
+ * reads to name code it has no symbols for, as softgpu_p<id>_w<w>_pc<pc>
+ * (id: the program's).
  */
+struct hw_jit_counts {
+   uint32_t blocks;   /* blocks compiled */
+   uint32_t wide;     /* ALU segments of theirs in zmm code */
+};
 struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix_end, uint32_t w,
-                              const void *jit_label, bool perf_map, uint64_t id,
-                              uint32_t *blocks);
+                              bool avx512, const void *jit_label, bool perf_map, uint64_t id,
+                              struct hw_jit_counts *counts);
 void hw_jit_free(struct hw_jit *j);
 
 #endif

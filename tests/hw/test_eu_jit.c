@@ -17,7 +17,10 @@
  *   not compile in between, and a divergent IF whose partial
  *   warps interpret the compiled runs inside it: every register at the end
  *   is the interpreter's, bit for bit (floats: any NaN for a NaN), at every
- *   warp width, in CTAs of 100 invocations (a partial last warp);
+ *   warp width, in CTAs of 100 invocations (a partial last warp); on an
+ *   AVX-512 host, ALU segments of 16 lanes or more are zmm code (the
+ *   jit_wide counter), and ymm code with SOFTGPU_INTERP=avx2 (ctest runs
+ *   this test both ways: test_eu_jit_avx2);
  * - shared loads and stores inside the runs: consecutive ones (copied by
  *   the block), loads of a neighbour's word (gathered by the block) and of
  *   one word per chunk of 8 lanes (broadcast);
@@ -351,6 +354,19 @@ static bool jit_expected(void)
 #endif
 }
 
+/* Whether ALU segments of warps of 16 lanes or more are zmm code: the host
+ * has AVX-512 and the AVX-512 interpreter runs (not SOFTGPU_INTERP=avx2). */
+static bool wide_expected(void)
+{
+#if defined(__x86_64__)
+   const char *interp = getenv("SOFTGPU_INTERP");
+   return jit_expected() && __builtin_cpu_supports("avx512f") &&
+          __builtin_cpu_supports("avx512bw") && !(interp && !strcmp(interp, "avx2"));
+#else
+   return false;
+#endif
+}
+
 /* Execution-unit workers of the GPUs init_pair makes (UINT32_MAX: the
  * default; 0: the command processor runs every CTA, on one context). */
 static uint32_t pair_threads = UINT32_MAX;
@@ -429,6 +445,9 @@ static void test_random_programs(void)
                 jit_expected() ? "expected" : "not expected");
       HWT_CHECK(interpreted == 0, "W=%u: the interpret-only GPU compiled %llu runs", w,
                 (unsigned long long)interpreted);
+      HWT_CHECK(w >= 16 && wide_expected() ? js.jit_wide > 0 : js.jit_wide == 0,
+                "W=%u: %llu ALU segments in zmm code (%s)", w, (unsigned long long)js.jit_wide,
+                wide_expected() ? "AVX-512 host" : "not expected");
       /* The strided load, and the loads of a neighbour's shared word. */
       HWT_CHECK(jit_expected() ? js.jit_exits >= PROGRAMS : js.jit_exits == 0,
                 "W=%u: %llu accesses left to the interpreter", w,
