@@ -1621,13 +1621,14 @@ static void emit_check(struct emit *e, uint32_t size, size_t fail[4], int slot)
 static struct rm stride_slot(uint32_t k) { return M(RSP, -72 - 8 * (int32_t)k); }
 
 /* 2^shift trips on: 4 in a loop; from warp to warp of a CTA (the block
- * runs each in turn: a stream's warps are 4 * w bytes apart), 1 KiB on,
- * at least 4 warps (bench_eu stream, 16M floats: W=8 +55%, W=32 +5%
- * against 4 warps; 2 KiB measured worse at W=32 and W=64). */
+ * runs each in turn: a stream's warps are 4 * w bytes apart), 4 KiB on,
+ * at least 4 warps (bench_eu stream, 16M floats: 1 KiB was W=8 +55%, W=32
+ * +5% against 4 warps; with zmm code, 4 KiB against 1 KiB: W=8 +3%, W=16
+ * +1%, W=32 +12%, W=64 +15%, and 2, 8 and 16 KiB worse than 4). */
 static uint8_t prefetch_shift(const struct emit *e, uint32_t w)
 {
    uint8_t shift = 2;
-   while (!e->looping && (4u * w << shift) < 1024)
+   while (!e->looping && (4u * w << shift) < 4096)
       shift++;
    return shift;
 }
