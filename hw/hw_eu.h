@@ -138,10 +138,10 @@ struct hw_cta {
     * stride 1 (hw_jit.c, emit_indexed): set at its entry. */
    uint8_t indexed;
    /* Per invariant LDS address register of the block running: 1 when
-    * each chunk of 8 lanes holds one offset, 2 when consecutive offsets,
-    * all inside shared memory for its LDSs; 3 when other offsets, all
-    * inside (gathered); 0 else (hw_jit.c, emit_tile_kinds): set at its
-    * entry. */
+    * each chunk of 8 lanes holds one offset, 2 when consecutive offsets
+    * (6 when the whole warp's are), all inside shared memory for its
+    * LDSs; 3 when other offsets, all inside (gathered); 0 else (hw_jit.c,
+    * emit_tile_kinds): set at its entry. */
    uint8_t tile_kind[4];
    struct hw_fault_info fault;
 };

@@ -56,6 +56,10 @@ bool hw_jit_supported(void)
 #define MAX_TILES 4u   /* invariant LDS address registers a block checks at its entry */
 /* What is known of a pair's high halves (struct lanes hi, struct emit hi_known). */
 enum { HI_LANES = -1, HI_UNIFORM = -2, HI_ENDS = -3, HI_CHUNK_ENDS = -4 };
+/* A tile whose whole warp's offsets are consecutive (emit_tile_kinds):
+ * kind 2 (rows, bit 1) with bit 2 set, so that the rows' code takes it
+ * too (emit_tile_load, and emit_fused masking bit 2). */
+#define TILE_WARP_ROWS 6u
 
 struct emit {
    uint8_t *b;
@@ -2223,7 +2227,7 @@ static void patch_all(struct emit *e, const size_t *at, uint32_t *n)
  * through the register file. Where a tile's kind is 0 for the warp, the
  * run's segments run unfused (emitted after the variants).
  */
-#define FUSED_TILES 2u   /* tiles a fused run reads: 2^FUSED_TILES variants */
+#define FUSED_TILES 2u   /* tiles a fused run reads: 2^FUSED_TILES variants (+ 1) */
 
 struct fused {
    uint32_t end;                  /* the segment after the run */
@@ -2311,17 +2315,25 @@ static void fused_addresses(struct emit *e, const struct fused *f, uint32_t w, u
 }
 
 /* Variant v of the fused run from segment k (bit s of v: tile s is of
- * kind 2, consecutive; else 1, one word a chunk), as emit_alu. */
+ * kind 2, consecutive; else 1, one word a chunk), as emit_alu; or, whole,
+ * the zmm code of every tile of kind TILE_WARP_ROWS: each tile's address
+ * once (lane 0's), 64 bytes a chunk of 16 lanes from it. */
 static void emit_fused_variant(struct emit *e, const struct hw_dinst *code, const struct plan *p,
-                               uint32_t k, const struct fused *f, uint32_t v, uint32_t w)
+                               uint32_t k, const struct fused *f, uint32_t v, uint32_t w,
+                               bool whole)
 {
    uint32_t pc = p->seg[k].pc, end = p->seg[f->end - 1].pc + p->seg[f->end - 1].len;
+   e->wide = whole;
+   e->wide_segments += whole;
    emit_prologue(e, code, pc, end - pc, &f->a, w);
    uint64_t stored[VWORDS];
    live_stores(e, f->a.written, end, stored);
    byte(e, 0x4c), byte(e, 0x8b), modrm(e, 1, M(RDX, (int32_t)offsetof(struct hw_cta, shared)));
-   for (uint32_t c = 0; c < w / 8; c++) {
-      fused_addresses(e, f, w, c);
+   if (whole)
+      fused_addresses(e, f, w, 0);
+   for (uint32_t c = 0; c < w / (whole ? 16 : 8); c++) {
+      if (!whole)
+         fused_addresses(e, f, w, c);
       move_vregs(e, &f->a, f->a.live_in, w, c, false);
       struct alloc a;   /* the same assignment again (replay) */
       fresh_alloc(&a);
@@ -2332,34 +2344,49 @@ static void emit_fused_variant(struct emit *e, const struct hw_dinst *code, cons
             uint32_t s = 0;
             while (f->tile[s] != e->tile_of[j] - 1u)
                s++;
-            v2(e, v >> s & 1 ? VMOVDQU_LOAD : VPBROADCASTD, assign_tile(&a, in),
-               M(R10 + (int)s, (int32_t)in->imm));
+            int32_t at = (int32_t)in->imm + (whole ? 64 * (int32_t)c : 0);
+            v2(e, whole || v >> s & 1 ? VMOVDQU_LOAD : VPBROADCASTD, assign_tile(&a, in),
+               M(R10 + (int)s, at));
             continue;
          }
          replay(e, code, g->pc, g->len, &a, c);
       }
       move_vregs(e, &f->a, stored, w, c, true);
    }
+   e->wide = false;
 }
 
 /* The fused run from segment k: each variant where the warp's tiles are
- * of its kinds, then a jump (done[v]) past the run's segments, which the
- * block emits next, unfused, for the other kinds. */
-static void emit_fused(struct emit *e, const struct hw_dinst *code, const struct plan *p,
-                       uint32_t k, const struct fused *f, uint32_t w, size_t *done)
+ * of its kinds (first, on an AVX-512 host, the zmm one where all are of
+ * kind TILE_WARP_ROWS: bench_compute's barrier loop +12%; kinds 1 and 2
+ * in zmm code, each chunk of 16 lanes two loads and an insert, measured
+ * sgemm -4%), then a jump (done[]) past the run's segments, which the
+ * block emits next, unfused, for the other kinds. Returns the jumps. */
+static uint32_t emit_fused(struct emit *e, const struct hw_dinst *code, const struct plan *p,
+                           uint32_t k, const struct fused *f, uint32_t w, size_t *done)
 {
-   for (uint32_t v = 0; v < 1u << f->tiles; v++) {
+   bool whole = e->avx512 && w >= 16;
+   uint32_t n = 0;
+   for (uint32_t v = 0; v < 1u << f->tiles; v += !whole) {
       size_t other[FUSED_TILES];
       for (uint32_t s = 0; s < f->tiles; s++) {
          int32_t kind = (int32_t)(offsetof(struct hw_cta, tile_kind) + f->tile[s]);
-         byte(e, 0x80), modrm(e, 7, M(RDX, kind)), byte(e, (uint8_t)(1 + (v >> s & 1)));
-         other[s] = jump_fwd(e, 0x85);   /* cmp byte [kind], 1 or 2; jne */
+         if (whole || !(v >> s & 1)) {   /* cmp byte [kind], TILE_WARP_ROWS or 1 */
+            byte(e, 0x80), modrm(e, 7, M(RDX, kind)), byte(e, whole ? TILE_WARP_ROWS : 1);
+         } else {   /* rows: kind 2 or TILE_WARP_ROWS */
+            byte(e, 0x0f), byte(e, 0xb6), modrm(e, RCX, M(RDX, kind));   /* movzx ecx */
+            byte(e, 0x83), modrm(e, 4, R(RCX)), byte(e, 0xfb);          /* and ecx, ~4 */
+            byte(e, 0x83), modrm(e, 7, R(RCX)), byte(e, 2);             /* cmp ecx, 2 */
+         }
+         other[s] = jump_fwd(e, 0x85);   /* jne */
       }
-      emit_fused_variant(e, code, p, k, f, v, w);
-      done[v] = jump_fwd(e, 0);
+      emit_fused_variant(e, code, p, k, f, v, w, whole);
+      done[n++] = jump_fwd(e, 0);
       for (uint32_t s = 0; s < f->tiles; s++)
          patch(e, other[s]);
+      whole = false;
    }
+   return n;
 }
 
 /* Host slot s - 1 of the CTA (plan_reuse). */
@@ -3860,12 +3887,16 @@ static void tile_gathers(struct emit *e, uint32_t t, uint32_t w, struct jumps *b
 }
 
 /* ymm4 (ymm5): all ones where each chunk of tile t's register holds one
- * offset (consecutive ones: lane 0's of the chunk + 4 * lane). */
+ * offset (consecutive ones: lane 0's of the chunk + 4 * lane); ymm6 where
+ * the whole warp's are consecutive (lane 0's of the warp + 4 * lane). */
 static void tile_shapes(struct emit *e, uint32_t t, uint32_t w)
 {
    int32_t r = (int32_t)(e->tile[t] * w * 4);
    v3(e, VPCMPEQD, 4, 4, R(4));
    v3(e, VPCMPEQD, 5, 5, R(5));
+   v3(e, VPCMPEQD, 6, 6, R(6));
+   v2(e, VPBROADCASTD, 2, M(RDI, r));
+   v3(e, VPADDD, 2, 2, M(R8, K_IOTA4));   /* the warp's: lane 0's + 4 * lane */
    for (uint32_t c = 0; c < w / 8; c++) {
       int32_t chunk = r + (int32_t)(32 * c);
       v2(e, VPBROADCASTD, 0, M(RDI, chunk));
@@ -3874,12 +3905,16 @@ static void tile_shapes(struct emit *e, uint32_t t, uint32_t w)
       v3(e, VPADDD, 0, 0, M(R8, K_IOTA4));
       v3(e, VPCMPEQD, 1, 0, M(RDI, chunk));
       v3(e, VPAND, 5, 5, R(1));
+      v3(e, VPCMPEQD, 1, 2, M(RDI, chunk));
+      v3(e, VPAND, 6, 6, R(1));
+      v3(e, VPADDD, 2, 2, M(R8, K_32));
    }
 }
 
 /* cta->tile_kind[t] for each tile register (e->tile): 1 where each chunk
  * of 8 lanes holds one offset, 2 where consecutive ones (lane 0's of the
- * chunk + 4 * lane), where every chunk's first offset, 4-aligned, leaves
+ * chunk + 4 * lane), TILE_WARP_ROWS (6) where the whole warp's are
+ * (bench_compute's barrier loop), where every chunk's first offset, 4-aligned, leaves
  * room for its LDSs' 32 bytes at offsets tile_lo..tile_hi inside shared
  * memory (else 0: the general path checks each LDS, and loads a chunk
  * with room whole); 3 where neither shape, every lane's offset inside
@@ -3896,17 +3931,18 @@ static void emit_tile_kinds(struct emit *e, uint32_t w)
       bad.count = 0;
       byte(e, 0xc6), modrm(e, 0, M(RDX, kind)), byte(e, 0);   /* mov byte [kind], 0 */
       tile_shapes(e, t, w);
-      size_t shaped[2], at[2];
-      for (int k = 0; k < 2; k++) {   /* r10d = 1 (one offset a chunk), else 2 */
-         vex(e, VPMOVMSKB, true, RAX, 0, R(4 + k));
-         byte(e, 0x41), byte(e, 0xba), dword(e, (uint32_t)(1 + k));   /* mov r10d, kind */
+      size_t shaped[3], at[2];
+      static const uint8_t mask[3] = {6, 4, 5}, kinds[3] = {TILE_WARP_ROWS, 1, 2};
+      for (int k = 0; k < 3; k++) {   /* r10d = the first shape's kind */
+         vex(e, VPMOVMSKB, true, RAX, 0, R(mask[k]));
+         byte(e, 0x41), byte(e, 0xba), dword(e, kinds[k]);   /* mov r10d, kind */
          byte(e, 0x83), byte(e, 0xf8), byte(e, 0xff);         /* cmp eax, -1 */
          shaped[k] = jump_fwd(e, 0x84);
       }
       tile_gathers(e, t, w, &bad);
       at[0] = jump_fwd(e, 0);
       add_jumps(e, &bad, at, 1);
-      patch(e, shaped[0]), patch(e, shaped[1]);
+      patch(e, shaped[0]), patch(e, shaped[1]), patch(e, shaped[2]);
       emit_shared_bytes(e);                                    /* ecx = shared bytes */
       byte(e, 0x81), modrm(e, 5, R(RCX)), dword(e, e->tile_hi[t] + 32);   /* sub ecx */
       at[0] = jump_fwd(e, 0x82);                               /* jb: no room at all */
@@ -3979,7 +4015,7 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    e->top = e->len;
    size_t group = NONE_FAIL;   /* emit_root_group's jump past its LDRs */
    uint32_t group_end = 0, fused_end = 0, variants = 0;
-   size_t fused[1u << FUSED_TILES];   /* emit_fused's jumps past its run's segments */
+   size_t fused[(1u << FUSED_TILES) + 1];   /* emit_fused's jumps past its run's segments */
    for (uint32_t k = 0; k < p->count; k++) {
       const struct seg *g = &p->seg[k];
       const struct isa_inst *in = &code[g->pc].in;
@@ -3990,8 +4026,8 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
          patch_all(e, fused, &variants);
       static _Thread_local struct fused f;
       if (k >= fused_end && e->tiles && plan_fused(e, code, p, k, &f)) {
-         emit_fused(e, code, p, k, &f, w, fused);
-         fused_end = f.end, variants = 1u << f.tiles;
+         variants = emit_fused(e, code, p, k, &f, w, fused);
+         fused_end = f.end;
       }
       if (k >= group_end && g->kind == SEG_SCALAR && root_load(in))
          group = emit_root_group(e, code, p, k, &group_end);
