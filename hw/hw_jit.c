@@ -2168,6 +2168,18 @@ static void emit_strided(struct emit *e, const struct isa_inst *in, uint32_t w,
    }
 }
 
+/* The byte holding tile t's kind for the warp the block runs: its tile
+ * cache's where it has a site (filled at the block's entry: cached_kind,
+ * cache_kind), after a load of the warp into rax emitted here, else
+ * cta->tile_kind[t]. */
+static struct rm kind_of(struct emit *e, uint32_t t)
+{
+   if (e->tile_site[t] < 0)
+      return M(RDX, (int32_t)(offsetof(struct hw_cta, tile_kind) + t));
+   warp_to_rax(e);
+   return M(RAX, (int32_t)(offsetof(struct hw_warp, tile_cache) + (uint32_t)e->tile_site[t]));
+}
+
 /* A full warp's LDS of a tile register whose kind the block's entry found
  * (emit_tile_kinds): chunk by chunk, its first lane's offset + imm, one
  * word broadcast (kind 1) or 32 bytes (kind 2), all checked inside shared
@@ -2181,8 +2193,8 @@ static void emit_tile_load(struct emit *e, const struct isa_inst *in, uint32_t w
    uint32_t t = e->tile_of[e->seg] - 1u;
    int32_t r = (int32_t)(isa_opnd_index(in->a) * w * 4);
    int32_t d = (int32_t)(isa_opnd_index(in->dst) * w * 4);
-   const int32_t kind = (int32_t)(offsetof(struct hw_cta, tile_kind) + t);
-   byte(e, 0x0f), byte(e, 0xb6), modrm(e, RCX, M(RDX, kind));   /* movzx ecx, byte [kind] */
+   struct rm kind = kind_of(e, t);   /* (emits a load of rax) */
+   byte(e, 0x0f), byte(e, 0xb6), modrm(e, RCX, kind);           /* movzx ecx, byte [kind] */
    byte(e, 0x85), byte(e, 0xc9);                                /* test ecx, ecx */
    size_t general = jump_fwd(e, 0x84);                          /* jz */
    byte(e, 0x83), byte(e, 0xf9), byte(e, 3);                    /* cmp ecx, 3 */
@@ -2370,11 +2382,11 @@ static uint32_t emit_fused(struct emit *e, const struct hw_dinst *code, const st
    for (uint32_t v = 0; v < 1u << f->tiles; v += !whole) {
       size_t other[FUSED_TILES];
       for (uint32_t s = 0; s < f->tiles; s++) {
-         int32_t kind = (int32_t)(offsetof(struct hw_cta, tile_kind) + f->tile[s]);
+         struct rm kind = kind_of(e, f->tile[s]);
          if (whole || !(v >> s & 1)) {   /* cmp byte [kind], TILE_WARP_ROWS or 1 */
-            byte(e, 0x80), modrm(e, 7, M(RDX, kind)), byte(e, whole ? TILE_WARP_ROWS : 1);
+            byte(e, 0x80), modrm(e, 7, kind), byte(e, whole ? TILE_WARP_ROWS : 1);
          } else {   /* rows: kind 2 or TILE_WARP_ROWS */
-            byte(e, 0x0f), byte(e, 0xb6), modrm(e, RCX, M(RDX, kind));   /* movzx ecx */
+            byte(e, 0x0f), byte(e, 0xb6), modrm(e, RCX, kind);   /* movzx ecx */
             byte(e, 0x83), modrm(e, 4, R(RCX)), byte(e, 0xfb);          /* and ecx, ~4 */
             byte(e, 0x83), modrm(e, 7, R(RCX)), byte(e, 2);             /* cmp ecx, 2 */
          }
@@ -3845,21 +3857,14 @@ static void emit_entry(struct emit *e, const struct hw_dinst *code, uint32_t pc,
 }
 
 /* The warp's tile cache (struct hw_warp): where site s of tile t holds a
- * kind, cta->tile_kind[t] = it and a jump (to patch past the check);
- * else on to the check. */
+ * kind, a jump (to patch past the check); else on to the check. */
 static size_t cached_kind(struct emit *e, uint32_t t)
 {
    uint32_t s = (uint32_t)e->tile_site[t];
    warp_to_rax(e);
    byte(e, 0xf6), modrm(e, 0, M(RAX, (int32_t)offsetof(struct hw_warp, tile_known)));
    byte(e, (uint8_t)(1u << s));                                   /* test byte [known], bit */
-   size_t check = jump_fwd(e, 0x84);                              /* jz */
-   byte(e, 0x0f), byte(e, 0xb6);                                  /* movzx ecx, byte [cache] */
-   modrm(e, RCX, M(RAX, (int32_t)(offsetof(struct hw_warp, tile_cache) + s)));
-   byte(e, 0x88), modrm(e, RCX, M(RDX, (int32_t)(offsetof(struct hw_cta, tile_kind) + t)));
-   size_t done = jump_fwd(e, 0);
-   patch(e, check);
-   return done;
+   return jump_fwd(e, 0x85);                                      /* jnz */
 }
 
 /* The kind the check found for tile t into the warp's cache at its site. */
