@@ -134,6 +134,10 @@ struct emit {
     * being emitted is (emit_alu). */
    bool avx512, wide;
    uint32_t wide_segments;   /* emitted so (struct hw_jit_counts) */
+   /* The uniform register eax holds as the segment being emitted starts
+    * (UINT32_MAX: none known): the last one a segment of uniform
+    * instructions only wrote, straight before it (eax_after). */
+   uint32_t eax_ureg;
    /* The vector registers that are an access's address (block_access; both
     * halves of a global one): the blocks' lane checks read their dwords
     * (move_vregs). */
@@ -1316,6 +1320,27 @@ static void emit_uniform_ecx(struct emit *e, const struct isa_inst *in)
    }
 }
 
+/* eax = eax <op> u[b] for a uniform instruction whose b is a uniform
+ * register, in the x86 form reading it from memory (a loop's bound);
+ * false where there is none. */
+static bool emit_uniform_mem(struct emit *e, const struct isa_inst *in)
+{
+   /* add, sub, and, or, xor, cmp r32, r/m32 */
+   static const uint8_t eax_mem[ISA_OP_COUNT] = {
+      [ISA_OP_IADD] = 0x03, [ISA_OP_ISUB] = 0x2b, [ISA_OP_AND] = 0x23,
+      [ISA_OP_OR] = 0x0b,   [ISA_OP_XOR] = 0x33,  [ISA_OP_ICMP] = 0x3b};
+   if (isa_opnd_kind(in->b) != ISA_OPND_UREG || (!eax_mem[in->op] && in->op != ISA_OP_IMUL))
+      return false;
+   if (in->op == ISA_OP_IMUL)
+      byte(e, 0x0f), byte(e, 0xaf);   /* imul eax, r/m32 */
+   else
+      byte(e, eax_mem[in->op]);
+   modrm(e, RAX, M(RSI, (int32_t)(4 * isa_opnd_index(in->b))));
+   if (in->op == ISA_OP_ICMP)
+      emit_setcc(e, in->mod);
+   return true;
+}
+
 /* A uniform instruction as scalar code on u[] (rsi): eax = a <op> b,
  * stored to u[dst]. */
 static void emit_uniform(struct emit *e, const struct isa_inst *in, uint32_t w)
@@ -1324,7 +1349,8 @@ static void emit_uniform(struct emit *e, const struct isa_inst *in, uint32_t w)
       emit_s2r(e, in->mod, w);
    else
       load_scalar(e, RAX, in, in->a);
-   if (in->op != ISA_OP_S2R && in->op != ISA_OP_MOV && !emit_uniform_imm(e, in)) {
+   if (in->op != ISA_OP_S2R && in->op != ISA_OP_MOV && !emit_uniform_imm(e, in) &&
+       !emit_uniform_mem(e, in)) {
       load_scalar(e, RCX, in, in->b);
       emit_uniform_ecx(e, in);
    }
@@ -1418,7 +1444,7 @@ static void replay(struct emit *e, const struct hw_dinst *code, uint32_t pc, uin
 static void emit_alu(struct emit *e, const struct hw_dinst *code, const struct seg *g, uint32_t w)
 {
    e->wide = e->avx512 && w >= 16;
-   e->wide_segments += e->wide;
+   e->wide_segments += e->wide && g->a.vector;
    emit_prologue(e, code, g->pc, g->len, &g->a, w);
    uint64_t stored[VWORDS];   /* what it writes that is live after it */
    live_stores(e, g->a.written, g->pc + g->len, stored);
@@ -2716,7 +2742,8 @@ static void patch_ok(struct emit *e, const size_t ok[2])
  * branch not taken). */
 static size_t unless_taken(struct emit *e, const struct isa_inst *in)
 {
-   byte(e, 0x8b), modrm(e, RAX, M(RSI, (int32_t)(4 * isa_opnd_index(in->a))));
+   if (e->eax_ureg != isa_opnd_index(in->a))
+      byte(e, 0x8b), modrm(e, RAX, M(RSI, (int32_t)(4 * isa_opnd_index(in->a))));
    byte(e, 0x85), byte(e, 0xc0);                         /* test eax, eax */
    return jump_fwd(e, 0x84);                             /* jz */
 }
@@ -3990,6 +4017,20 @@ static void emit_indexed(struct emit *e, uint32_t w)
    byte(e, 0x0f), byte(e, 0x94), modrm(e, 0, M(RDX, (int32_t)offsetof(struct hw_cta, indexed)));
 }
 
+/* The uniform register eax holds as segment k starts: where the segment
+ * before it has uniform instructions only (emit_alu emits them alone, the
+ * last leaving its value in eax) and no jump lands between them (joined:
+ * where a fused run or a group of root loads ends), the last one's
+ * destination; else UINT32_MAX. */
+static uint32_t eax_after(const struct hw_dinst *code, const struct plan *p, uint32_t k,
+                          bool joined)
+{
+   if (k == 0 || joined || p->seg[k - 1].kind != SEG_ALU || p->seg[k - 1].a.vector)
+      return UINT32_MAX;
+   const struct isa_inst *last = &code[p->seg[k - 1].pc + p->seg[k - 1].len - 1].in;
+   return shape_of(last) == SUNI ? isa_opnd_index(last->dst) : UINT32_MAX;
+}
+
 /*
  * One block: fn(v = rdi, u = rsi, cta = rdx, warp = rcx) returns how many
  * of its instructions it ran (all, or up to an access it left to the
@@ -4029,6 +4070,7 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
          patch(e, group), group = NONE_FAIL;
       if (k == fused_end)
          patch_all(e, fused, &variants);
+      e->eax_ureg = eax_after(code, p, k, k == fused_end || k == group_end);
       static _Thread_local struct fused f;
       if (k >= fused_end && e->tiles && plan_fused(e, code, p, k, &f)) {
          variants = emit_fused(e, code, p, k, &f, w, fused);

@@ -33,6 +33,8 @@
  * - special registers (lane and local index, every uniform one) and loads
  *   into uniform registers (root table words, words of the input through
  *   a uniform address, counted) in the runs;
+ * - a BRA_U after uniform instructions tests the last one's value only
+ *   where it wrote the branch's register;
  * - BRK and CONT that no lane takes and BRA_U not taken go on inside the
  *   blocks, and a block from a loop's head to its ENDLOOP loops itself (one
  *   exit per warp and loop of 16 trips, instruction counts as interpreted;
@@ -1282,6 +1284,33 @@ static void test_divisions_by_powers_of_two(void)
 }
 
 /*
+ * A BRA_U straight after a run's uniform instructions tests the value the
+ * last of them left in eax (hw_jit.c eax_after) only where that one wrote
+ * its register: taken and not, after a run of uniform instructions only
+ * (an ICMP's result, a MOV's), and after a run whose last instruction is
+ * a vector one whose register number is the branch's (eax holds another
+ * uniform register's 0 there, and the branch is taken: falling through
+ * would store 99).
+ */
+static void test_branches_after_uniforms(void)
+{
+#define STORE_V3                                                                                 \
+   "taken: shl v1, v0, #2\nzext64 v4, v1\niadd64 v4, v4, u0\nstg.b32 _, v4, v3\nexit\n"
+   static const char *const cases[][3] = {
+      {"an ICMP's result, taken",
+       "ldr.b64 u0 +0\ns2r.local_index v0\niadd v3, v0, #7\nmov u6, #2\n"
+       "icmp.lt_u u3, u6, #3\nbra_u _, u3 @taken\nmov v3, #99\n" STORE_V3, NULL},
+      {"an ICMP's result, not taken",
+       "ldr.b64 u0 +0\ns2r.local_index v0\niadd v3, v0, #7\nmov u6, #5\n"
+       "icmp.lt_u u3, u6, #3\nbra_u _, u3 @taken\nmov v3, #99\n" STORE_V3, NULL},
+      {"a vector instruction's register number",
+       "ldr.b64 u0 +0\ns2r.local_index v0\nmov u3, #1\nmov u5, #0\niadd v3, v0, #7\n"
+       "bra_u _, u3 @taken\nmov v3, #99\n" STORE_V3, NULL}};
+#undef STORE_V3
+   cases_as_interpreted(same_output_as_interpreted, ".warp %u\n%s%s", cases, EDGES(cases));
+}
+
+/*
  * A CTA's warps sweep a block ending at a BAR (hw_jit.c emit_sweep_bar):
  * each runs it in turn without being marked at the BAR until one leaves
  * the block, here warp 2 on one trip, at an LDG swapping its lanes' words
@@ -1944,6 +1973,7 @@ int main(void)
    HWT_RUN(test_release_with_returned_warp);
    HWT_RUN(test_sweeps);
    HWT_RUN(test_divisions_by_powers_of_two);
+   HWT_RUN(test_branches_after_uniforms);
    HWT_RUN(test_selections_in_blocks);
    HWT_RUN(test_compiled_loop_watchdog);
    HWT_RUN(test_perf_map);
