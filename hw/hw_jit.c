@@ -1396,7 +1396,7 @@ static void move_halves(struct emit *e, int z, struct rm at, bool store)
 }
 
 /* The registers the run keeps: chunk c of register r is at
- * [rdi + r * W * 4 + c * 32]. */
+ * [rdi + r * W * 4 + c * 32] (c * 64 in zmm code). */
 static void move_vregs(struct emit *e, const struct alloc *a, const uint64_t *which, uint32_t w,
                        uint32_t c, bool store)
 {
