@@ -1,8 +1,9 @@
 /*
- * The native tier (see hw_jit.h): an encoder for the few x86-64 and AVX2
- * instructions it needs, a register assignment per run, and the code of
- * each supported ALU instruction. Encodings are from the Intel SDM
- * (volume 2, "Instruction Format" for VEX prefixes and ModRM).
+ * The native tier (see hw_jit.h): an encoder for the few x86-64, AVX2 and
+ * AVX-512 instructions it needs, a register assignment per run, and the
+ * code of each supported ALU instruction. Encodings are from the Intel SDM
+ * (volume 2, "Instruction Format" for VEX prefixes and ModRM, 2.7 for
+ * EVEX).
  */
 #include "hw_jit.h"
 

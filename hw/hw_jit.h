@@ -1,6 +1,7 @@
 /*
  * The execution units' native tier: runs of vector ALU instructions
- * compiled to x86-64 AVX2 code when a program is decoded.
+ * compiled to x86-64 AVX2 code (and AVX-512 code where the host has it:
+ * hw_jit_compile) when a program is decoded.
  *
  * The interpreter stays the reference and runs everything else. A block
  * replaces a run of consecutive ALU instructions whose destinations are
@@ -39,10 +40,10 @@
  * its host address.
  * With SOFTGPU_PERF_MAP, blocks are named for perf (hw_jit_compile).
  *
- * A block works lane-chunk by lane-chunk: eight lanes at a time it loads
- * the registers the run reads before writing into AVX registers, computes
- * the whole run there, and stores the registers it wrote that are live
- * after it (hw_jit.c, liveness). That is exact
+ * A block works lane-chunk by lane-chunk: eight lanes (16 in zmm code) at
+ * a time it loads the registers the run reads before writing into AVX
+ * registers, computes the whole run there, and stores the registers it
+ * wrote that are live after it (hw_jit.c, liveness). That is exact
  * because an ALU instruction's lane l reads only lane l of its sources.
  * Uniform instructions of the run (uniform destination and sources, the
  * loop counters and their compares) run once, as scalar code, before the
