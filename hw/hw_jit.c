@@ -253,7 +253,7 @@ static bool konst_row(struct rm rm);
 /* An instruction of the VEX forms below in zmm code: the EVEX form of the
  * same opcode (W0 dword forms), but for the float logic, which is AVX512DQ
  * there, done as the integer logic of the same bits. */
-static void wide(struct emit *e, struct vop o, int d, int a, struct rm b)
+static void zmm_form(struct emit *e, struct vop o, int d, int a, struct rm b)
 {
    if (o.map == 1 && o.pp == 0 && (o.op == 0x54 || o.op == 0x57))   /* vandps, vxorps */
       o = (struct vop){1, 1, o.op == 0x54 ? 0xdb : 0xef};           /* vpandd, vpxord */
@@ -265,7 +265,7 @@ static void wide(struct emit *e, struct vop o, int d, int a, struct rm b)
 static void v3(struct emit *e, struct vop o, int d, int a, struct rm b)
 {
    if (e->wide)
-      wide(e, o, d, a, b);
+      zmm_form(e, o, d, a, b);
    else
       vex(e, o, true, d, a, b);
 }
@@ -2397,7 +2397,7 @@ static void emit_fused_variant(struct emit *e, const struct hw_dinst *code, cons
 
 /* The fused run from segment k: each variant where the warp's tiles are
  * of its kinds (first, on an AVX-512 host, the zmm one where all are of
- * kind TILE_WARP_ROWS: bench_compute's barrier loop +12%; kinds 1 and 2
+ * kind TILE_WARP_ROWS: bench_compute's barrier loop +5%; kinds 1 and 2
  * in zmm code, each chunk of 16 lanes two loads and an insert, measured
  * sgemm -4%), then a jump (done[]) past the run's segments, which the
  * block emits next, unfused, for the other kinds. Returns the jumps. */
@@ -3947,8 +3947,9 @@ static void tile_shapes(struct emit *e, uint32_t t, uint32_t w)
 /* cta->tile_kind[t] for each tile register (e->tile): 1 where each chunk
  * of 8 lanes holds one offset, 2 where consecutive ones (lane 0's of the
  * chunk + 4 * lane), TILE_WARP_ROWS (6) where the whole warp's are
- * (bench_compute's barrier loop), where every chunk's first offset, 4-aligned, leaves
- * room for its LDSs' 32 bytes at offsets tile_lo..tile_hi inside shared
+ * (bench_compute's barrier loop), where every chunk's first offset,
+ * 4-aligned, leaves room for its LDSs' 32 bytes at offsets
+ * tile_lo..tile_hi inside shared
  * memory (else 0: the general path checks each LDS, and loads a chunk
  * with room whole); 3 where neither shape, every lane's offset inside
  * for them (the LDSs then gather, unchecked: a ring of neighbours' last
