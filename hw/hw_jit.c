@@ -1384,7 +1384,7 @@ static void emit_prologue(struct emit *e, const struct hw_dinst *code, uint32_t 
  * stores), and the blocks' lane checks read lane W-1's dword of addresses
  * straight after. Other registers move whole (a 32-byte load of a
  * 64-byte store's upper half measured 2 cycles more, where other code
- * reads it in halves: gathers, fused runs). */
+ * reads it in halves: gathers, fused runs of tile kinds 1 and 2). */
 static void move_halves(struct emit *e, int z, struct rm at, bool store)
 {
    static const struct vop VINSERTI64X4 = {3, 1, 0x3a}, VEXTRACTI64X4 = {3, 1, 0x3b};
@@ -2207,6 +2207,10 @@ static struct rm kind_of(struct emit *e, uint32_t t)
    return M(RAX, (int32_t)(offsetof(struct hw_warp, tile_cache) + (uint32_t)e->tile_site[t]));
 }
 
+/* Whether tile kind TILE_WARP_ROWS is found: only where a fused run's zmm
+ * variant takes it (emit_fused); elsewhere it would be kind 2's code. */
+static bool warp_rows(const struct emit *e, uint32_t w) { return e->avx512 && w >= 16; }
+
 /* A full warp's LDS of a tile register whose kind the block's entry found
  * (emit_tile_kinds): chunk by chunk, its first lane's offset + imm, one
  * word broadcast (kind 1) or 32 bytes (kind 2), all checked inside shared
@@ -2404,7 +2408,7 @@ static void emit_fused_variant(struct emit *e, const struct hw_dinst *code, cons
 static uint32_t emit_fused(struct emit *e, const struct hw_dinst *code, const struct plan *p,
                            uint32_t k, const struct fused *f, uint32_t w, size_t *done)
 {
-   bool whole = e->avx512 && w >= 16;
+   bool whole = warp_rows(e, w);
    uint32_t n = 0;
    for (uint32_t v = 0; v < 1u << f->tiles; v += !whole) {
       size_t other[FUSED_TILES];
@@ -3920,16 +3924,20 @@ static void tile_gathers(struct emit *e, uint32_t t, uint32_t w, struct jumps *b
 }
 
 /* ymm4 (ymm5): all ones where each chunk of tile t's register holds one
- * offset (consecutive ones: lane 0's of the chunk + 4 * lane); ymm6 where
- * the whole warp's are consecutive (lane 0's of the warp + 4 * lane). */
+ * offset (consecutive ones: lane 0's of the chunk + 4 * lane); ymm6, where
+ * warp_rows, where the whole warp's are consecutive (lane 0's of the warp
+ * + 4 * lane). */
 static void tile_shapes(struct emit *e, uint32_t t, uint32_t w)
 {
    int32_t r = (int32_t)(e->tile[t] * w * 4);
+   bool whole = warp_rows(e, w);
    v3(e, VPCMPEQD, 4, 4, R(4));
    v3(e, VPCMPEQD, 5, 5, R(5));
-   v3(e, VPCMPEQD, 6, 6, R(6));
-   v2(e, VPBROADCASTD, 2, M(RDI, r));
-   v3(e, VPADDD, 2, 2, M(R8, K_IOTA4));   /* the warp's: lane 0's + 4 * lane */
+   if (whole) {
+      v3(e, VPCMPEQD, 6, 6, R(6));
+      v2(e, VPBROADCASTD, 2, M(RDI, r));
+      v3(e, VPADDD, 2, 2, M(R8, K_IOTA4));   /* the warp's: lane 0's + 4 * lane */
+   }
    for (uint32_t c = 0; c < w / 8; c++) {
       int32_t chunk = r + (int32_t)(32 * c);
       v2(e, VPBROADCASTD, 0, M(RDI, chunk));
@@ -3938,6 +3946,8 @@ static void tile_shapes(struct emit *e, uint32_t t, uint32_t w)
       v3(e, VPADDD, 0, 0, M(R8, K_IOTA4));
       v3(e, VPCMPEQD, 1, 0, M(RDI, chunk));
       v3(e, VPAND, 5, 5, R(1));
+      if (!whole)
+         continue;
       v3(e, VPCMPEQD, 1, 2, M(RDI, chunk));
       v3(e, VPAND, 6, 6, R(1));
       v3(e, VPADDD, 2, 2, M(R8, K_32));
@@ -3965,9 +3975,9 @@ static void emit_tile_kinds(struct emit *e, uint32_t w)
       bad.count = 0;
       byte(e, 0xc6), modrm(e, 0, M(RDX, kind)), byte(e, 0);   /* mov byte [kind], 0 */
       tile_shapes(e, t, w);
-      size_t shaped[3], at[2];
+      size_t shaped[3] = {NONE_FAIL, NONE_FAIL, NONE_FAIL}, at[2];
       static const uint8_t mask[3] = {6, 4, 5}, kinds[3] = {TILE_WARP_ROWS, 1, 2};
-      for (int k = 0; k < 3; k++) {   /* r10d = the first shape's kind */
+      for (int k = !warp_rows(e, w); k < 3; k++) {   /* r10d = the first shape's kind */
          vex(e, VPMOVMSKB, true, RAX, 0, R(mask[k]));
          byte(e, 0x41), byte(e, 0xba), dword(e, kinds[k]);   /* mov r10d, kind */
          byte(e, 0x83), byte(e, 0xf8), byte(e, 0xff);         /* cmp eax, -1 */
@@ -3976,7 +3986,10 @@ static void emit_tile_kinds(struct emit *e, uint32_t w)
       tile_gathers(e, t, w, &bad);
       at[0] = jump_fwd(e, 0);
       add_jumps(e, &bad, at, 1);
-      patch(e, shaped[0]), patch(e, shaped[1]), patch(e, shaped[2]);
+      for (int k = 0; k < 3; k++) {
+         if (shaped[k] != NONE_FAIL)
+            patch(e, shaped[k]);
+      }
       emit_shared_bytes(e);                                    /* ecx = shared bytes */
       byte(e, 0x81), modrm(e, 5, R(RCX)), dword(e, e->tile_hi[t] + 32);   /* sub ecx */
       at[0] = jump_fwd(e, 0x82);                               /* jb: no room at all */
