@@ -1292,32 +1292,23 @@ static bool emit_uniform_imm(struct emit *e, const struct isa_inst *in)
    }
 }
 
-/* eax = eax <op> ecx for a uniform instruction (not S2R, not MOV). x86
- * masks shift counts to 5 bits, as the ISA does. */
+/* eax = eax <op> ecx for a uniform instruction that neither an immediate
+ * form nor a memory form takes (emit_uniform_imm, emit_uniform_mem): IMAD,
+ * and shifts by a register. x86 masks shift counts to 5 bits, as the ISA
+ * does. */
 static void emit_uniform_ecx(struct emit *e, const struct isa_inst *in)
 {
    switch ((enum isa_op)in->op) {
-   case ISA_OP_IADD: byte(e, 0x01), modrm(e, RCX, R(RAX)); break;
-   case ISA_OP_ISUB: byte(e, 0x29), modrm(e, RCX, R(RAX)); break;
-   case ISA_OP_AND: byte(e, 0x21), modrm(e, RCX, R(RAX)); break;
-   case ISA_OP_OR: byte(e, 0x09), modrm(e, RCX, R(RAX)); break;
-   case ISA_OP_XOR: byte(e, 0x31), modrm(e, RCX, R(RAX)); break;
-   case ISA_OP_IMUL: case ISA_OP_IMAD:
+   case ISA_OP_IMAD:
       byte(e, 0x0f), byte(e, 0xaf), modrm(e, RAX, R(RCX));   /* imul eax, ecx */
-      if (in->op == ISA_OP_IMAD) {
-         load_scalar(e, RCX, in, in->c);
-         byte(e, 0x01), modrm(e, RCX, R(RAX));
-      }
+      load_scalar(e, RCX, in, in->c);
+      byte(e, 0x01), modrm(e, RCX, R(RAX));                  /* add eax, ecx */
       break;
    case ISA_OP_SHL: byte(e, 0xd3), modrm(e, 4, R(RAX)); break;     /* shl eax, cl */
    case ISA_OP_SHR_U: byte(e, 0xd3), modrm(e, 5, R(RAX)); break;   /* shr eax, cl */
    case ISA_OP_SHR_S: byte(e, 0xd3), modrm(e, 7, R(RAX)); break;   /* sar eax, cl */
-   case ISA_OP_ICMP:
-      byte(e, 0x39), modrm(e, RCX, R(RAX));                  /* cmp eax, ecx */
-      emit_setcc(e, in->mod);
-      break;
    default:
-      break;
+      break;   /* the others take an immediate or a memory form */
    }
 }
 
