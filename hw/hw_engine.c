@@ -766,6 +766,7 @@ static bool run_pass(struct hw_engine *e)
 static void idle(struct hw_engine *e, uint32_t seq)
 {
    uint64_t until = hw_now_ns() + e->gpu->config.engine_spin_ns;
+   uint32_t spins = 0;
    /* The word is checked after every PAUSE (tens of cycles on some cores,
     * about 140 on others: checking only every 64 of them added up to 3 us
     * to a doorbell); the clock, which costs more, every 64 checks. */
@@ -775,7 +776,7 @@ static void idle(struct hw_engine *e, uint32_t seq)
             atomic_fetch_add_explicit(&e->gpu->stats.engine_spin_hits, 1, memory_order_relaxed);
             return;
          }
-         hw_cpu_relax();
+         hw_spin_relax(&spins);
       }
    } while (hw_now_ns() < until);
    atomic_store_explicit(&e->sleeping, 1, memory_order_seq_cst);

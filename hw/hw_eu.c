@@ -13,6 +13,7 @@
  */
 #include "hw_internal.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,10 +36,12 @@
 #define HW_WORKER_SPIN_NS 50000u
 /* How long the command processor keeps taking CTAs of a launch it handed
  * to the workers (waking a sleeping worker takes tens of microseconds on
- * a busy VM), before it returns to its channels. */
+ * a busy VM), before it returns to its channels; only where the workers
+ * leave it a CPU (hw_eu.cp_helps). */
 #define HW_CP_HELP_NS 100000u
-/* How long it runs such a launch's CTAs before it wakes sleeping workers:
- * a launch it finishes sooner costs no system call, and no woken threads
+/* How long at most it runs such a launch's CTAs before it wakes sleeping
+ * workers (a quarter of it, unless at its pace the rest fits: `fits`): a
+ * launch it finishes sooner costs no system call, and no woken threads
  * competing with it for the cores. */
 #define HW_CP_SOLO_NS 20000u
 
@@ -774,20 +777,37 @@ static void span_add(struct cta_span *sp, uint64_t first, uint64_t last)
    sp->count += last - first;
 }
 
+/* How many CTAs to take next: `batch` at most, and less towards the end of
+ * the launch (guided self-scheduling: a share of what is left), so the
+ * workers finish together rather than one running a whole batch while the
+ * others have nothing left (in bench_compute's barrier loop, batches of 32
+ * CTAs of 110 us: the workers ended up to 80 us apart; guided, 4% more
+ * Mop/s). Best effort: another worker may take CTAs between this look and
+ * the fetch-add, which only makes the share slightly big. */
+static uint64_t guided(const struct hw_launch *l, uint64_t batch, uint32_t sharers)
+{
+   uint64_t seen = atomic_load_explicit(&l->next, memory_order_relaxed);
+   uint64_t share = seen < l->total ? (l->total - seen) / (2 * (uint64_t)sharers) : 0;
+   return share < 1 ? 1 : share > batch ? batch : share;
+}
+
 /* Runs CTAs of l until none is left to take, or until `deadline`
- * (hw_now_ns; UINT64_MAX: none) has passed when it would take more. */
+ * (hw_now_ns; UINT64_MAX: none; 0: one batch) has passed when it would
+ * take more after its first batch. */
 static void work_on(struct hw_eu_context *c, struct hw_launch *l, uint64_t batch,
                     uint64_t deadline)
 {
    struct cta_span span = {0};
    struct hw_gpu *gpu = l->ch->gpu;
-   for (;;) {
-      if (deadline != UINT64_MAX && hw_now_ns() >= deadline)
+   uint32_t sharers = gpu->eu.worker_count ? gpu->eu.worker_count : 1;
+   for (bool again = false;; again = true) {
+      if (again && deadline != UINT64_MAX && hw_now_ns() >= deadline)
          break;
-      uint64_t first = atomic_fetch_add(&l->next, batch);
+      uint64_t first, take = guided(l, batch, sharers);
+      first = atomic_fetch_add(&l->next, take);
       if (first >= l->total)
          break;
-      uint64_t last = first + batch < l->total ? first + batch : l->total;
+      uint64_t last = first + take < l->total ? first + take : l->total;
       mark_started(l);
       span_add(&span, first, last);
       for (uint64_t i = first; i < last; i++) {
@@ -841,6 +861,24 @@ static uint64_t batch_size(const struct hw_eu *eu, const struct hw_launch *l)
    return b < 1 ? 1 : b > 64 ? 64 : b;
 }
 
+/* A worker with a CPU of its own (hw_eu_start) moves there. Left to
+ * itself, the scheduler sometimes wakes both workers onto one CPU, the
+ * other being busy with the waker at that instant, and leaves them there
+ * for milliseconds: a 1 ms launch then took 1.8 ms, in 15% of
+ * bench_compute's barrier runs. */
+static void pin(struct hw_worker *w)
+{
+   if (w->cpu < 0)
+      return;
+   cpu_set_t set;
+   CPU_ZERO(&set);
+   CPU_SET(w->cpu, &set);
+   int r = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+   if (r != 0)
+      SG_LOG(SG_LOG_WARN, SG_AREA_EU, "execution unit worker %u stays unpinned: %s", w->index,
+             strerror(r));
+}
+
 static void *worker_main(void *arg)
 {
    struct hw_worker *w = arg;
@@ -848,6 +886,7 @@ static void *worker_main(void *arg)
    char name[16];
    snprintf(name, sizeof(name), "softgpu-eu%u.%u", w->gpu->index, w->index);
    pthread_setname_np(pthread_self(), name);
+   pin(w);
    while (!atomic_load_explicit(&eu->stop, memory_order_acquire)) {
       uint32_t seq = atomic_load_explicit(&eu->work_seq, memory_order_acquire);
       struct hw_launch *l = pick(eu);
@@ -857,9 +896,9 @@ static void *worker_main(void *arg)
          continue;
       }
       uint64_t until = hw_now_ns() + HW_WORKER_SPIN_NS;
-      while (hw_now_ns() < until &&
-             atomic_load_explicit(&eu->work_seq, memory_order_acquire) == seq)
-         hw_cpu_relax();
+      for (uint32_t spins = 0; hw_now_ns() < until &&
+                               atomic_load_explicit(&eu->work_seq, memory_order_acquire) == seq;)
+         hw_spin_relax(&spins);
       atomic_fetch_add_explicit(&eu->sleepers, 1, memory_order_seq_cst);
       if (atomic_load_explicit(&eu->work_seq, memory_order_seq_cst) == seq &&
           !atomic_load_explicit(&eu->stop, memory_order_acquire))
@@ -982,6 +1021,18 @@ bool hw_eu_launch(struct hw_channel *ch, uint64_t desc_va, bool indirect, uint64
    return hw_eu_launch_desc(ch, desc_va, &d);
 }
 
+/* Whether the CTAs of l nobody has taken yet would end by `budget_ns`
+ * at the pace of the ones taken in the first `spent_ns`. */
+static bool fits(struct hw_launch *l, uint64_t spent_ns, uint64_t budget_ns)
+{
+   uint64_t next = atomic_load(&l->next);
+   if (next >= l->total || spent_ns >= budget_ns)
+      return false;
+   /* left / next CTAs per ns <= budget_ns - spent_ns, without overflow */
+   return (double)(l->total - next) * (double)spent_ns <=
+          (double)next * (double)(budget_ns - spent_ns);
+}
+
 bool hw_eu_launch_desc(struct hw_channel *ch, uint64_t desc_va, const struct hw_launch_desc *dp)
 {
    struct hw_gpu *gpu = ch->gpu;
@@ -1038,16 +1089,23 @@ bool hw_eu_launch_desc(struct hw_channel *ch, uint64_t desc_va, const struct hw_
     *   sits on the command processor. Launches without a barrier between
     *   them may overlap (test_eu_launch pins it down). */
    if (post(gpu, l) && total > eu->worker_count) {
-      /* Alone for HW_CP_SOLO_NS first (workers still spinning join at
-       * once), then with the sleepers woken if CTAs are left. The wake
+      /* Alone first (workers still spinning join at once): for a quarter
+       * of HW_CP_SOLO_NS, and on to its end if at the pace so far the
+       * rest fits in it; then with the sleepers woken if CTAs are left.
+       * Waking them after 5 us when the launch is longer: bench_compute's
+       * grid of 1024 CTAs 75 us instead of 115 (a first CTA alone
+       * misjudged the pace: it runs cold). The wake
        * waits for the CTA the command processor is running: with long
        * CTAs the workers start up to one CTA late, as an inline launch
        * runs all its CTAs on the command processor. */
       uint64_t t0 = hw_now_ns();
-      work_on(&eu->cp_ctx, l, 1, t0 + HW_CP_SOLO_NS);
+      work_on(&eu->cp_ctx, l, 1, t0 + HW_CP_SOLO_NS / 4);
+      if (fits(l, hw_now_ns() - t0, HW_CP_SOLO_NS))
+         work_on(&eu->cp_ctx, l, 1, t0 + HW_CP_SOLO_NS);
       if (atomic_load(&l->next) < l->total) {
          wake_workers(eu);
-         work_on(&eu->cp_ctx, l, 1, t0 + HW_CP_HELP_NS);
+         if (eu->cp_helps)
+            work_on(&eu->cp_ctx, l, 1, t0 + HW_CP_HELP_NS);
       }
    } else {
       wake_workers(eu);
@@ -1093,6 +1151,28 @@ void hw_eu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s)
 
 /* ---- life cycle ------------------------------------------------------------------------- */
 
+/* One worker per CPU the process may use (the default): each worker gets
+ * its own CPU (`pin`), unless SOFTGPU_PIN_WORKERS=0. With as many workers
+ * as CPUs, the command processor does not help the workers with a launch
+ * once it has woken them: it would only compete with one of them for its
+ * CPU (taking 75 us of a 1 ms launch from it, by the traces), the workers
+ * ready to run. */
+static void place_workers(struct hw_eu *eu, bool pin_allowed)
+{
+   cpu_set_t set;
+   int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 0;
+   eu->cp_helps = cpus <= 0 || eu->worker_count < (uint32_t)cpus;
+   for (uint32_t i = 0; i < eu->worker_count; i++)
+      eu->workers[i].cpu = -1;
+   if (!pin_allowed || cpus <= 0 || eu->worker_count != (uint32_t)cpus)
+      return;
+   uint32_t next = 0;
+   for (int cpu = 0; cpu < CPU_SETSIZE && next < eu->worker_count; cpu++) {
+      if (CPU_ISSET(cpu, &set))
+         eu->workers[next++].cpu = cpu;
+   }
+}
+
 int hw_eu_start(struct hw_gpu *gpu)
 {
    struct hw_eu *eu = &gpu->eu;
@@ -1107,6 +1187,7 @@ int hw_eu_start(struct hw_gpu *gpu)
    if (!eu->workers)
       return -1;
    memset(eu->workers, 0, bytes);
+   place_workers(eu, gpu->config.pin_workers);
    eu->started = true;
    for (uint32_t i = 0; i < eu->worker_count; i++) {
       struct hw_worker *w = &eu->workers[i];
@@ -1122,8 +1203,10 @@ int hw_eu_start(struct hw_gpu *gpu)
          return -1;
       }
    }
-   SG_LOG(SG_LOG_INFO, SG_AREA_EU, "GPU %u: %u execution unit workers, %s interpreter%s",
-          gpu->index, eu->worker_count, eu->variant, eu->jit ? ", compiled ALU runs" : "");
+   SG_LOG(SG_LOG_INFO, SG_AREA_EU, "GPU %u: %u execution unit workers%s, %s interpreter%s",
+          gpu->index, eu->worker_count,
+          eu->worker_count && eu->workers[0].cpu >= 0 ? " (one per CPU, pinned)" : "",
+          eu->variant, eu->jit ? ", compiled ALU runs" : "");
    return 0;
 }
 

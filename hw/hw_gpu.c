@@ -116,6 +116,7 @@ void hw_gpu_config_from_env(struct hw_gpu_config *cfg)
    cfg->slow_us = env_u32("SOFTGPU_SLOW_US", HW_DEFAULT_SLOW_US);
    cfg->interpret_only = env_u32("SOFTGPU_JIT", 1) == 0;
    cfg->jit_perf_map = env_u32("SOFTGPU_PERF_MAP", 0) != 0;
+   cfg->pin_workers = env_u32("SOFTGPU_PIN_WORKERS", 1) != 0;
 }
 
 /* ---- creation -------------------------------------------------------------- */
@@ -360,6 +361,7 @@ enum hw_wait_result hw_wait(struct hw_gpu *gpu, const struct hw_wait_item *items
     * (about 15 us here: bench_submit scale_cb). */
    uint64_t spin_end = start + (uint64_t)gpu->config.wait_spin_ns * HW_WAIT_SPIN_BUDGETS;
    uint64_t packets = packets_decoded(gpu);
+   uint32_t spins = 0;
    for (;;) {
       uint32_t seq = atomic_load_explicit(&gpu->irq_seq, memory_order_acquire);
       if (wait_done(gpu, items, count, all))
@@ -372,7 +374,7 @@ enum hw_wait_result hw_wait(struct hw_gpu *gpu, const struct hw_wait_item *items
       if (deadline && now >= deadline)
          return HW_WAIT_TIMEOUT;
       if (now < spin_until) {
-         hw_cpu_relax();
+         hw_spin_relax(&spins);
          continue;
       }
       uint64_t decoded = packets_decoded(gpu);

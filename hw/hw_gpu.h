@@ -39,12 +39,14 @@ struct hw_gpu_config {
    bool abort_on_fault;         /* abort() at the point of a fault, for debuggers */
    bool interpret_only;         /* no compiled ALU runs (hw_jit.h): the interpreter alone */
    bool jit_perf_map;           /* name compiled blocks in /tmp/perf-<pid>.map for perf */
+   bool pin_workers;            /* one worker per usable CPU: each pinned to its own */
 };
 
 /* Defaults, then SOFTGPU_DELAY, SOFTGPU_FAULT, SOFTGPU_WATCHDOG_MS,
  * SOFTGPU_SPIN_NS, SOFTGPU_WAIT_SPIN_NS, SOFTGPU_THREADS, SOFTGPU_SLOW_US,
- * SOFTGPU_ABORT_ON_DEVICE_LOSS, SOFTGPU_JIT (0: interpret_only) and
- * SOFTGPU_PERF_MAP (1: jit_perf_map) from the environment. */
+ * SOFTGPU_ABORT_ON_DEVICE_LOSS, SOFTGPU_JIT (0: interpret_only),
+ * SOFTGPU_PERF_MAP (1: jit_perf_map) and SOFTGPU_PIN_WORKERS (0: no
+ * pin_workers) from the environment. */
 void hw_gpu_config_from_env(struct hw_gpu_config *cfg);
 
 /* Creates the GPU and starts its engines. Returns 0, or -1 with a log line. */
