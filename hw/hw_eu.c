@@ -1203,10 +1203,9 @@ int hw_eu_start(struct hw_gpu *gpu)
          return -1;
       }
    }
-   SG_LOG(SG_LOG_INFO, SG_AREA_EU, "GPU %u: %u execution unit workers%s, %s interpreter%s",
-          gpu->index, eu->worker_count,
-          eu->worker_count && eu->workers[0].cpu >= 0 ? " (one per CPU, pinned)" : "",
-          eu->variant, eu->jit ? ", compiled ALU runs" : "");
+   SG_LOG(SG_LOG_INFO, SG_AREA_EU, "GPU %u: %u execution unit workers, %s interpreter%s%s",
+          gpu->index, eu->worker_count, eu->variant, eu->jit ? ", compiled ALU runs" : "",
+          eu->worker_count && eu->workers[0].cpu >= 0 ? ", one worker pinned per CPU" : "");
    return 0;
 }
 
