@@ -459,19 +459,26 @@ static bool lay_out(struct hw_eu_context *c, const struct hw_cta_shape *shape)
    return true;
 }
 
+/* The shape of l's CTAs. */
+static struct hw_cta_shape cta_shape(const struct hw_launch *l)
+{
+   const struct isa_program_header *h = &l->prog->header;
+   return (struct hw_cta_shape){
+      .warp_width = h->warp_width,
+      .invocations = l->params.size[0] * l->params.size[1] * l->params.size[2],
+      .vregs = h->vreg_count ? h->vreg_count : 1, .uregs = h->ureg_count ? h->ureg_count : 1,
+      .stack_depth = h->stack_depth ? h->stack_depth : 1,
+      .shared_bytes = l->params.shared_bytes, .private_bytes = l->params.private_bytes};
+}
+
 /* Sets up one CTA of a launch in the context. Consecutive CTAs of one
  * shape (every CTA of a launch, and often consecutive launches) keep the
  * layout: only what running a CTA changes is reset. */
 static bool setup_cta(struct hw_eu_context *c, const struct hw_launch *l, struct hw_cta *cta)
 {
    const struct isa_program_header *h = &l->prog->header;
-   const struct hw_cta_shape shape = {
-      .warp_width = h->warp_width,
-      .invocations = l->params.size[0] * l->params.size[1] * l->params.size[2],
-      .vregs = h->vreg_count ? h->vreg_count : 1, .uregs = h->ureg_count ? h->ureg_count : 1,
-      .stack_depth = h->stack_depth ? h->stack_depth : 1,
-      .shared_bytes = l->params.shared_bytes, .private_bytes = l->params.private_bytes};
-   if (memcmp(&shape, &c->shape, sizeof(shape)) != 0 && !lay_out(c, &shape))
+   const struct hw_cta_shape shape = l->shape;
+   if (memcmp(&l->shape, &c->shape, sizeof(shape)) != 0 && !lay_out(c, &l->shape))
       return false;
    uint32_t w = shape.warp_width, warps = c->warp_count;
    /* Registers start at zero, where the program can tell. */
@@ -1060,6 +1067,7 @@ bool hw_eu_launch_desc(struct hw_channel *ch, uint64_t desc_va, const struct hw_
                  .size = {d.size[0], d.size[1], d.size[2]},
                  .shared_bytes = d.shared_bytes, .private_bytes = d.private_bytes,
                  .root_va = d.root_va}};
+   proto.shape = cta_shape(&proto);
    uint64_t invocations = total * d.size[0] * d.size[1] * d.size[2];
    if (sg_trace_on())
       trace_counters(gpu);   /* so each launch's counts show as a step */

@@ -144,9 +144,18 @@ struct hw_engine {
 /* ---- Execution units (hw_eu.c) ------------------------------------------------ */
 
 /* A grid being executed: CTAs are handed out from `next`. */
+/* What a CTA's buffers and warps are laid out for (hw_eu.c setup_cta). */
+struct hw_cta_shape {
+   uint32_t warp_width, invocations, vregs, uregs, stack_depth, shared_bytes, private_bytes;
+};
+
 struct hw_launch {
    struct hw_channel *ch;
    struct hw_program *prog;
+   /* Its CTAs' shape, worked out once: built on the stack for every CTA,
+    * it was compared through loads that straddled the stores building it
+    * (no store forwarding: a third of run_cta's time in bench_eu stream). */
+   struct hw_cta_shape shape;
    struct hw_launch_params params;
    uint64_t desc_va;
    uint64_t number;              /* launches so far on this GPU */
@@ -183,10 +192,7 @@ struct hw_eu_context {
    /* The CTA shape the buffers and warps above were last laid out for
     * (setup_cta); a CTA of the same shape keeps that layout and resets only
     * what running a CTA changes. warp_width 0: none laid out. */
-   struct hw_cta_shape {
-      uint32_t warp_width, invocations, vregs, uregs, stack_depth, shared_bytes,
-         private_bytes;
-   } shape;
+   struct hw_cta_shape shape;
    uint32_t warp_count;          /* ... its warps */
    uint64_t last_live;           /* ... the lanes of its last warp */
 };
