@@ -1107,9 +1107,11 @@ bool hw_eu_launch_desc(struct hw_channel *ch, uint64_t desc_va, const struct hw_
        * CTAs the workers start up to one CTA late, as an inline launch
        * runs all its CTAs on the command processor. */
       uint64_t t0 = hw_now_ns();
+      atomic_store_explicit(&eu->cp_alone, true, memory_order_relaxed);
       work_on(&eu->cp_ctx, l, 1, t0 + HW_CP_SOLO_NS / 4);
       if (fits(l, hw_now_ns() - t0, HW_CP_SOLO_NS))
          work_on(&eu->cp_ctx, l, 1, t0 + HW_CP_SOLO_NS);
+      atomic_store_explicit(&eu->cp_alone, false, memory_order_relaxed);
       if (atomic_load(&l->next) < l->total) {
          wake_workers(eu);
          if (eu->cp_helps)
@@ -1135,6 +1137,15 @@ static void add_counters(struct hw_eu_counters *sum, const struct hw_eu_counters
    ADD(jit_insts);
    ADD(jit_sweeps);
 #undef ADD
+}
+
+uint64_t hw_eu_ctas_run(struct hw_gpu *gpu)
+{
+   struct hw_eu *eu = &gpu->eu;
+   uint64_t n = atomic_load_explicit(&eu->cp_ctx.counters.ctas, memory_order_relaxed);
+   for (uint32_t i = 0; i < eu->worker_count; i++)
+      n += atomic_load_explicit(&eu->workers[i].ctx.counters.ctas, memory_order_relaxed);
+   return n;
 }
 
 void hw_eu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s)

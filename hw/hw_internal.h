@@ -216,6 +216,8 @@ struct hw_eu {
    _Atomic bool stop;
    bool cp_helps;                /* the command processor runs CTAs of launches it
                                   * handed to the workers: they leave it a CPU */
+   _Atomic bool cp_alone;        /* it runs a launch's CTAs without the workers, for
+                                  * now (inline, or before it wakes them) */
    hw_interp_fn interp[4];       /* by warp width: 8, 16, 32, 64 */
    const char *variant;          /* "avx512", "avx2" or "generic" */
    bool jit;                     /* ALU runs compiled (hw_jit.h) */
@@ -234,6 +236,9 @@ struct hw_eu {
 };
 
 int hw_eu_start(struct hw_gpu *gpu);
+/* CTAs the command processor and the workers have run so far (relaxed:
+ * a sign of progress for host waits, not a count to act on). */
+uint64_t hw_eu_ctas_run(struct hw_gpu *gpu);
 void hw_eu_stop(struct hw_gpu *gpu);
 /* LAUNCH / LAUNCH_INDIRECT from a channel: runs it inline when tiny, else
  * hands it to the workers. False after a fault. */
