@@ -88,6 +88,7 @@ struct hw_fault_info {
 
 #define HW_PAGE_SITES 8u
 #define HW_HOST_SLOTS 4u
+#define HW_BYREF_SLOTS 4u
 
 /* One CTA being run by one worker. */
 struct hw_cta {
@@ -134,6 +135,10 @@ struct hw_cta {
     * later access of the block to the same address (hw_jit.c,
     * plan_reuse); 0 where the access went chunk by chunk. */
    uint64_t hosts[HW_HOST_SLOTS];
+   /* Where a compiled block's full-warp LDGs left the words they loaded,
+    * for its ALU segment that reads them (hw_jit.c, plan_byref): the
+    * global memory itself, or the register where a slower path put them. */
+   uint64_t byref[HW_BYREF_SLOTS];
    /* Whether the loop indices of the compiled block running have lane
     * stride 1 (hw_jit.c, emit_indexed): set at its entry. */
    uint8_t indexed;

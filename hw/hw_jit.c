@@ -83,6 +83,15 @@ struct emit {
     * hw_cta hosts[]) + 1 its access saves its address in, or takes it
     * from (plan_reuse); 0: none. */
    uint8_t save[MAX_SEGS], reuse[MAX_SEGS];
+   /* Per segment: the slot (struct hw_cta byref[]) + 1 its LDG leaves the
+    * address of its words in, for its one reader (plan_byref); 0: none.
+    * The slots in use as the block is emitted: their registers, and the
+    * segment that reads each (the slot is free after it). */
+   uint8_t byref[MAX_SEGS];
+   uint32_t byref_reg[HW_BYREF_SLOTS];
+   uint8_t byref_reader[HW_BYREF_SLOTS];
+   uint8_t byref_active;   /* bit s: slot s holds a register's words */
+   uint32_t byref_bytes;   /* a register's: 4 * W */
    /* Per segment: its access's address (low halves) is lane 0's + 4 * l
     * in lane l, mod 2^32, whatever the values (plan_strides); its lane
     * stride, or NO_STRIDE; what is known of its high halves (struct
@@ -1387,6 +1396,22 @@ static void move_halves(struct emit *e, int z, struct rm at, bool store)
    byte(e, 1);   /* the upper half */
 }
 
+/* Byref slot s of the CTA (plan_byref). */
+static struct rm byref_slot(uint32_t s)
+{
+   return M(RDX, (int32_t)(offsetof(struct hw_cta, byref) + 8 * s));
+}
+
+/* The byref slot holding register r's words (plan_byref), or -1. */
+static int byref_of(const struct emit *e, uint32_t r)
+{
+   for (uint32_t s = 0; s < HW_BYREF_SLOTS; s++) {
+      if ((e->byref_active & (1u << s)) && e->byref_reg[s] == r)
+         return (int)s;
+   }
+   return -1;
+}
+
 /* The registers the run keeps: chunk c of register r is at
  * [rdi + r * W * 4 + c * 32] (c * 64 in zmm code). */
 static void move_vregs(struct emit *e, const struct alloc *a, const uint64_t *which, uint32_t w,
@@ -1397,6 +1422,11 @@ static void move_vregs(struct emit *e, const struct alloc *a, const uint64_t *wh
       for (uint64_t m = which[i]; m; m &= m - 1) {   /* set bits only (compile time) */
          uint32_t r = 64 * i + (uint32_t)__builtin_ctzll(m);
          struct rm at = M(RDI, (int32_t)(r * w * 4 + c * chunk));
+         int s = store ? -1 : byref_of(e, r);
+         if (s >= 0) {   /* where its LDG left its words (plan_byref) */
+            byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11 & 7, byref_slot((uint32_t)s));
+            at = M(R11, (int32_t)(c * chunk));                     /* mov r11, [slot] */
+         }
          if (e->wide && hw_bit_test(e->addresses, r))
             move_halves(e, a->vreg[r], at, store);
          else
@@ -1527,8 +1557,29 @@ static void emit_push_if(struct emit *e)
  * for the interpreter to go on at the next: the count, where that is
  * start + ran; past the followed JMP, that pc is stored and the
  * instructions counted instead (HW_JIT_RESUME). */
+/* Before the block leaves with byref slots in use: their words into their
+ * registers, where the interpreter reads them (a copy onto itself where a
+ * slower path of the LDG had put them there). */
+static void emit_byref_copies(struct emit *e)
+{
+   bool wide = e->wide;
+   e->wide = false;   /* ymm moves, whatever the code around */
+   for (uint32_t s = 0; s < HW_BYREF_SLOTS; s++) {
+      if (!(e->byref_active & (1u << s)))
+         continue;
+      int32_t reg = (int32_t)(e->byref_reg[s] * e->byref_bytes);
+      byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11 & 7, byref_slot(s));   /* mov r11, [slot] */
+      for (int32_t off = 0; off < (int32_t)e->byref_bytes; off += 32) {
+         v2(e, VMOVDQU_LOAD, 0, M(R11, off));
+         v2(e, VMOVDQU_STORE, 0, M(RDI, reg + off));
+      }
+   }
+   e->wide = wide;
+}
+
 static void emit_stop(struct emit *e, uint32_t ran)
 {
+   emit_byref_copies(e);
    if (e->sel_if != UINT32_MAX && ran > e->sel_if && ran <= e->sel_endif)
       emit_push_if(e);
    if (e->jmp == UINT32_MAX || ran <= e->jmp) {
@@ -2459,6 +2510,12 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
                         uint32_t w)
 {
    size_t tiled[2] = {NONE_FAIL, NONE_FAIL}, unchecked = NONE_FAIL;
+   uint32_t byref = e->byref[e->seg];   /* slot + 1, or 0 */
+   if (byref) {   /* the slower paths leave the words in the register */
+      int32_t at = (int32_t)(isa_opnd_index(in->dst) * w * 4);
+      byte(e, 0x48), byte(e, 0x8d), modrm(e, RCX, M(RDI, at));   /* lea rcx, [rdi + reg] */
+      byte(e, 0x48), byte(e, 0x89), modrm(e, RCX, byref_slot(byref - 1));   /* mov [slot] */
+   }
    if (e->tile_of[e->seg])
       emit_tile_load(e, in, w, tiled, &unchecked);
    /* An LDS whose warp was once not consecutive there (a tile's
@@ -2502,7 +2559,9 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
       patch(e, checked);
    int32_t reg = (int32_t)(isa_opnd_index(load ? in->dst : in->b) * w * 4);
    e->wide = e->avx512 && w >= 16;   /* as the ALU segments move registers (move_vregs) */
-   for (int32_t off = 0; off < (int32_t)(4 * w); off += e->wide ? 64 : 32) {
+   if (byref)   /* the words stay where they are: their address */
+      byte(e, 0x48), byte(e, 0x89), modrm(e, RAX, byref_slot(byref - 1));   /* mov [slot], rax */
+   for (int32_t off = 0; !byref && off < (int32_t)(4 * w); off += e->wide ? 64 : 32) {
       v2(e, VMOVDQU_LOAD, 0, load ? M(RAX, off) : M(RDI, reg + off));
       v2(e, VMOVDQU_STORE, 0, load ? M(RDI, reg + off) : M(RAX, off));
    }
@@ -2553,6 +2612,8 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
    }
    if (global)
       emit_count(e, offsetof(struct hw_cta, global_bytes), 4 * w);   /* as interpreted */
+   if (byref)
+      e->byref_active |= (uint8_t)(1u << (byref - 1));
 }
 
 /* The CTA's root window becomes the page of the root table's byte imm,
@@ -3851,6 +3912,78 @@ static void plan_reuse(struct emit *e, const struct hw_dinst *code, const struct
    }
 }
 
+/* Whether a segment's access (SEG_BLOCK) names register r. */
+static bool access_names(const struct isa_inst *in, uint32_t r)
+{
+   uint64_t regs[VWORDS] = {0};
+   for (int k = 0; k < 4; k++)
+      operand_vregs(in, k, regs);
+   return hw_bit_test(regs, r);
+}
+
+/* The ALU segment after LDG segment k that reads its register r, where
+ * that is r's only use: nothing in between names r, stores to global
+ * memory or leaves the block other than to the interpreter, and r is
+ * dead after the reader (or the reader writes it again). 0 if none. */
+static uint32_t byref_reader(const struct emit *e, const struct hw_dinst *code,
+                             const struct plan *p, uint32_t k, uint32_t r)
+{
+   for (uint32_t j = k + 1; j < p->count; j++) {
+      const struct seg *g = &p->seg[j];
+      const struct isa_inst *in = &code[g->pc].in;
+      if (g->kind == SEG_ALU) {
+         if (hw_bit_test(g->a.written, r) && !hw_bit_test(g->a.live_in, r))
+            return 0;
+         if (!hw_bit_test(g->a.live_in, r))
+            continue;
+         bool after = hw_bit_test(&e->live[(g->pc + g->len) * VWORDS], r);
+         return !after || hw_bit_test(g->a.written, r) ? j : 0;
+      }
+      if (g->kind == SEG_SCALAR)
+         continue;
+      if (g->kind != SEG_BLOCK || in->op == ISA_OP_STG || access_names(in, r))
+         return 0;
+   }
+   return 0;
+}
+
+/* The LDGs whose words their one reader, an ALU segment, takes straight
+ * from global memory: the LDG then copies nothing into the register file
+ * when its warp's words are consecutive, and leaves their address
+ * (cta->byref) instead; its slower paths copy, and leave the register's
+ * address. A leave to the interpreter in between copies the words into
+ * the register (emit_stop). A C loop through a register file of its own
+ * ran at 63-65% of the same loop without (bench_eu's stream kernel: two
+ * of these LDGs per warp). Not in blocks with fused runs, whose variants
+ * emit segments again. */
+static void plan_byref(struct emit *e, const struct hw_dinst *code, const struct plan *p,
+                       uint32_t w)
+{
+   memset(e->byref, 0, sizeof(e->byref));
+   e->byref_active = 0;
+   e->byref_bytes = 4 * w;
+   if (!e->live || e->tiles)
+      return;
+   uint32_t slots = 0;
+   for (uint32_t k = 0; k < p->count && slots < HW_BYREF_SLOTS; k++) {
+      const struct isa_inst *in = &code[p->seg[k].pc].in;
+      if (p->seg[k].kind != SEG_BLOCK || in->op != ISA_OP_LDG)
+         continue;
+      uint32_t r = isa_opnd_index(in->dst);
+      uint64_t address[VWORDS] = {0};
+      operand_vregs(in, 1, address);
+      if (hw_bit_test(e->addresses, r) || hw_bit_test(address, r))
+         continue;
+      uint32_t j = byref_reader(e, code, p, k, r);
+      if (!j)
+         continue;
+      e->byref[k] = (uint8_t)(slots + 1);
+      e->byref_reg[slots] = r;
+      e->byref_reader[slots] = (uint8_t)j;
+      slots++;
+   }
+}
+
 /* What the block's segments need to know of it (struct emit), and its
  * stride slots cleared. */
 static void emit_entry(struct emit *e, const struct hw_dinst *code, uint32_t pc,
@@ -3877,6 +4010,7 @@ static void emit_entry(struct emit *e, const struct hw_dinst *code, uint32_t pc,
    plan_reuse(e, code, p);
    plan_strides(e, code, p, w);
    plan_tiles(e, code, p);
+   plan_byref(e, code, p, w);
 }
 
 /* The warp's tile cache (struct hw_warp): where site s of tile t holds a
@@ -4095,6 +4229,10 @@ static void emit_block(struct emit *e, const struct hw_dinst *code, uint32_t pc,
       case SEG_IF: emit_if(e, in, g->first, w); break;
       case SEG_ENDIF: patch(e, e->sel_none); break;
       case SEG_ALU: emit_alu(e, code, g, w); break;
+      }
+      for (uint32_t sl = 0; sl < HW_BYREF_SLOTS; sl++) {   /* read: the slot is free */
+         if (e->byref_reader[sl] == k)
+            e->byref_active &= (uint8_t)~(1u << sl);
       }
    }
    if (group != NONE_FAIL)   /* the block's last segments were LDRs */

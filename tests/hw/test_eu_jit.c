@@ -968,6 +968,42 @@ static void test_reused_addresses(void)
 }
 
 /*
+ * Loads by reference (hw_jit.c, plan_byref): an LDG whose one reader is an
+ * ALU run leaves its words in global memory for it. The results are the
+ * interpreter's where both loads are read by one sum; where the first
+ * load's words are read after a load the block leaves to the interpreter
+ * (lanes' words swapped in pairs: its words must be in the register by
+ * then); where a load is read by two runs; where a store to the loaded
+ * words comes before the reader; where the reader writes the register
+ * again and stores it.
+ */
+static void test_loads_by_reference(void)
+{
+   static const char *const cases[][3] = {
+      {"y[i] += x[i]", "iadd64 v6, v4, u0\nldg.b32 v10, v6\niadd64 v8, v4, u2\n"
+                       "ldg.b32 v11, v8\niadd v11, v10, v11\nstg.b32 _, v8, v11\n"},
+      {"a load read after one the block leaves to the interpreter",
+       "iadd64 v6, v4, u0\nldg.b32 v10, v6\ns2r.lane_id v20\nxor v20, v20, #1\n"
+       "iadd v20, v20, v1\nshl v20, v20, #2\nzext64 v22, v20\niadd64 v22, v22, u2\n"
+       "ldg.b32 v12, v22\niadd v13, v10, v12\niadd64 v8, v4, u4\nstg.b32 _, v8, v13\n"},
+      {"a load read by two runs",
+       "iadd64 v6, v4, u0\nldg.b32 v10, v6\niadd v11, v10, #1\niadd64 v8, v4, u2\n"
+       "ldg.b32 v12, v8\niadd v12, v12, v10\nstg.b32 _, v8, v12\niadd64 v8, v4, u4\n"
+       "stg.b32 _, v8, v11\n"},
+      {"a store to the loaded words before their reader",
+       "iadd64 v6, v4, u0\nldg.b32 v10, v6\nstg.b32 _, v6, v1\niadd v10, v10, #3\n"
+       "iadd64 v8, v4, u2\nstg.b32 _, v8, v10\n"},
+      {"the reader writes the register again",
+       "iadd64 v6, v4, u0\nldg.b32 v10, v6\niadd v10, v10, #1\nimul v11, v10, v10\n"
+       "iadd64 v8, v4, u2\nstg.b32 _, v8, v11\nstg.b32 _, v6, v10\n"},
+   };
+   cases_as_interpreted(same_memory_as_interpreted,
+                        ".warp %u\nldr.b64 u0 +0\nldr.b64 u2 +8\nldr.b64 u4 +16\n"
+                        "ldr.b64 u6 +24\n" GLOBAL_INDEX "shl v2, v1, #2\nzext64 v4, v2\n%s%sexit\n",
+                        cases, EDGES(cases));
+}
+
+/*
  * The lane strides a block infers for its addresses (hw_jit.c,
  * plan_strides): a load through addresses computed as below gives the
  * interpreter's results, whether they are consecutive (a product by an
@@ -1962,6 +1998,7 @@ int main(void)
    HWT_RUN(test_barriers_in_blocks);
    HWT_RUN(test_exits_in_blocks);
    HWT_RUN(test_reused_addresses);
+   HWT_RUN(test_loads_by_reference);
    HWT_RUN(test_lane_strides);
    HWT_RUN(test_loop_indices);
    HWT_RUN(test_prefix_facts);
