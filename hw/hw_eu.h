@@ -35,6 +35,7 @@ struct hw_program {
    uint64_t zero_vregs[ISA_MAX_VREGS / 64];
    uint64_t zero_uregs[ISA_MAX_UREGS / 64];
    bool zero_all;
+   bool zero_some_vregs, zero_some_uregs;   /* a bit set in zero_vregs, zero_uregs */
    _Atomic uint32_t refs;
    _Atomic bool barrier_warned;     /* "returned invocations count as arrived" */
    struct hw_program *next;         /* in the GPU's cache */
