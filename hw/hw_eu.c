@@ -898,16 +898,23 @@ static void *worker_main(void *arg)
    char name[16];
    snprintf(name, sizeof(name), "softgpu-eu%u.%u", w->gpu->index, w->index);
    pthread_setname_np(pthread_self(), name);
-   pin(w);
+   /* It moves to its CPU when it first wakes or finds a launch, and spins
+    * for a next launch only after a launch: a worker just started that
+    * moved and spun there took the CPU from the thread creating the device
+    * (vkCreateDevice 0.30 -> 0.34 ms). */
+   bool worked = false, placed = false;
    while (!atomic_load_explicit(&eu->stop, memory_order_acquire)) {
       uint32_t seq = atomic_load_explicit(&eu->work_seq, memory_order_acquire);
       struct hw_launch *l = pick(eu);
       if (l) {
+         if (!placed)
+            pin(w), placed = true;
          work_on(&w->ctx, l, batch_size(eu, l), UINT64_MAX);
          launch_unref(l);
+         worked = true;
          continue;
       }
-      uint64_t until = hw_now_ns() + HW_WORKER_SPIN_NS;
+      uint64_t until = worked ? hw_now_ns() + HW_WORKER_SPIN_NS : 0;
       for (uint32_t spins = 0; hw_now_ns() < until &&
                                atomic_load_explicit(&eu->work_seq, memory_order_acquire) == seq;)
          hw_spin_relax(&spins);
@@ -916,6 +923,8 @@ static void *worker_main(void *arg)
           !atomic_load_explicit(&eu->stop, memory_order_acquire))
          hw_futex_wait(&eu->work_seq, seq, 0);
       atomic_fetch_sub_explicit(&eu->sleepers, 1, memory_order_relaxed);
+      if (!placed)
+         pin(w), placed = true;
    }
    context_free(&w->ctx);
    return NULL;

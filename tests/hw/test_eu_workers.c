@@ -2,7 +2,9 @@
  * test_eu_workers: where the execution-unit workers run.
  *
  * Pins down (each worker found by its thread name, softgpu-eu<gpu>.<i>, in
- * /proc/self/task, its CPUs read with sched_getaffinity):
+ * /proc/self/task, its CPUs read with sched_getaffinity, after launches
+ * that wake them: a worker moves to its CPU when it first wakes or finds
+ * a launch, not while the device is being created):
  * - one worker per CPU the process may use, pin_workers set: each worker is
  *   allowed exactly one CPU, of the process's, and no two the same one;
  * - pin_workers clear, or one worker more than there are CPUs: every worker
@@ -22,10 +24,14 @@
 
 #define MAX_WORKERS 64
 
+static void check_launches(struct eut *t, const char *what);
+
 /* The CPU sets of the live workers, by worker index; their count. Waits up
  * to 2 s for `count` of them to have started and, when `pinned`, to have
- * moved to their CPU (each pins itself as it starts). */
-static uint32_t worker_sets(cpu_set_t *sets, uint32_t count, bool pinned)
+ * moved to their CPU (each moves when it first wakes or finds a launch: a
+ * worker that started late, after the CTAs were all taken, moves at one
+ * of the launches run here meanwhile). */
+static uint32_t worker_sets(struct eut *t, cpu_set_t *sets, uint32_t count, bool pinned)
 {
    for (int tries = 0; tries < 200; tries++) {
       uint32_t found = 0, single = 0;
@@ -53,6 +59,8 @@ static uint32_t worker_sets(cpu_set_t *sets, uint32_t count, bool pinned)
       closedir(d);
       if (found == count && (!pinned || single == count))
          return found;
+      if (pinned && tries < 20)   /* 1.1 MiB of the arena each */
+         check_launches(t, "launches waking the workers");
       usleep(10000);
    }
    return 0;
@@ -119,8 +127,9 @@ static void test_pinned(void)
    }
    struct eut t;
    start(&t, cpus, true);
+   check_launches(&t, "pinned workers");
    cpu_set_t sets[MAX_WORKERS], seen;
-   HWT_CHECK(worker_sets(sets, cpus, true) == cpus, "%u workers pinned to one CPU each", cpus);
+   HWT_CHECK(worker_sets(&t, sets, cpus, true) == cpus, "%u workers pinned to one CPU each", cpus);
    CPU_ZERO(&seen);
    for (uint32_t i = 0; i < cpus; i++) {
       cpu_set_t both;
@@ -132,7 +141,6 @@ static void test_pinned(void)
       HWT_CHECK(CPU_COUNT(&both) == 0, "worker %u shares its CPU with an earlier one", i);
       CPU_OR(&seen, &seen, &sets[i]);
    }
-   check_launches(&t, "pinned workers");
    eut_fini(&t);
 }
 
@@ -144,12 +152,12 @@ static void expect_unpinned(uint32_t threads, bool pin, const char *what)
       return;
    struct eut t;
    start(&t, threads, pin);
+   check_launches(&t, what);
    cpu_set_t sets[MAX_WORKERS];
-   HWT_CHECK(worker_sets(sets, threads, false) == threads, "%s: %u workers", what, threads);
+   HWT_CHECK(worker_sets(&t, sets, threads, false) == threads, "%s: %u workers", what, threads);
    for (uint32_t i = 0; i < threads; i++)
       HWT_CHECK(CPU_EQUAL(&sets[i], &mine), "%s: worker %u allowed %d CPUs, the process %d",
                 what, i, CPU_COUNT(&sets[i]), CPU_COUNT(&mine));
-   check_launches(&t, what);
    eut_fini(&t);
 }
 
@@ -176,11 +184,11 @@ static void test_one_cpu(void)
    start(&t, 1, true);
    /* Back to all CPUs first: the worker must keep to its own. */
    HWT_REQUIRE(sched_setaffinity(0, sizeof(mine), &mine) == 0, "sched_setaffinity");
+   check_launches(&t, "one CPU");
    cpu_set_t sets[1];
-   HWT_CHECK(worker_sets(sets, 1, true) == 1, "one worker, pinned");
+   HWT_CHECK(worker_sets(&t, sets, 1, true) == 1, "one worker, pinned");
    HWT_CHECK(CPU_EQUAL(&sets[0], &one), "the worker is not on CPU %d, the only one allowed "
              "when it started", last);
-   check_launches(&t, "one CPU");
    eut_fini(&t);
 }
 
