@@ -804,8 +804,8 @@ static uint64_t guided(const struct hw_launch *l, uint64_t batch, uint32_t share
 }
 
 /* Runs CTAs of l until none is left to take, or until `deadline`
- * (hw_now_ns; UINT64_MAX: none; 0: one batch) has passed when it would
- * take more after its first batch. */
+ * (hw_now_ns; UINT64_MAX: none) has passed when it would take more: at
+ * least one batch, whenever it is called. */
 static void work_on(struct hw_eu_context *c, struct hw_launch *l, uint64_t batch,
                     uint64_t deadline)
 {
@@ -877,7 +877,7 @@ static uint64_t batch_size(const struct hw_eu *eu, const struct hw_launch *l)
  * itself, the scheduler sometimes wakes both workers onto one CPU, the
  * other being busy with the waker at that instant, and leaves them there
  * for milliseconds: a 1 ms launch then took 1.8 ms, in 15% of
- * bench_compute's barrier runs. */
+ * bench_compute's barrier submissions. */
 static void pin(struct hw_worker *w)
 {
    if (w->cpu < 0)

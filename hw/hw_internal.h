@@ -143,12 +143,12 @@ struct hw_engine {
 
 /* ---- Execution units (hw_eu.c) ------------------------------------------------ */
 
-/* A grid being executed: CTAs are handed out from `next`. */
 /* What a CTA's buffers and warps are laid out for (hw_eu.c setup_cta). */
 struct hw_cta_shape {
    uint32_t warp_width, invocations, vregs, uregs, stack_depth, shared_bytes, private_bytes;
 };
 
+/* A grid being executed: CTAs are handed out from `next`. */
 struct hw_launch {
    struct hw_channel *ch;
    struct hw_program *prog;

@@ -1553,10 +1553,6 @@ static void emit_push_if(struct emit *e)
    byte(e, 0xff), modrm(e, 0, M(RAX, (int32_t)offsetof(struct hw_warp, sp)));   /* inc dword */
 }
 
-/* Leaves the block having run `ran` of its instructions (in the order run),
- * for the interpreter to go on at the next: the count, where that is
- * start + ran; past the followed JMP, that pc is stored and the
- * instructions counted instead (HW_JIT_RESUME). */
 /* Before the block leaves with byref slots in use: their words into their
  * registers, where the interpreter reads them (a copy onto itself where a
  * slower path of the LDG had put them there). */
@@ -1577,6 +1573,10 @@ static void emit_byref_copies(struct emit *e)
    e->wide = wide;
 }
 
+/* Leaves the block having run `ran` of its instructions (in the order run),
+ * for the interpreter to go on at the next: the count, where that is
+ * start + ran; past the followed JMP, that pc is stored and the
+ * instructions counted instead (HW_JIT_RESUME). */
 static void emit_stop(struct emit *e, uint32_t ran)
 {
    emit_byref_copies(e);
