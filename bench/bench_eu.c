@@ -212,13 +212,11 @@ static void gpu_init(struct eut *t)
 {
    struct hw_gpu_config cfg;
    hwt_config(&cfg, 1, 0);
+   /* The environment as the driver reads it (SOFTGPU_JIT, SOFTGPU_PIN_WORKERS,
+    * SOFTGPU_PERF_MAP, ...); the memory and the threads are the bench's. */
+   hw_gpu_config_from_env(&cfg);
    cfg.memory_bytes = 1ull << 30;
    cfg.eu_threads = opt.threads;
-   /* As the driver reads them (hw_gpu_config_from_env): SOFTGPU_JIT=0
-    * interprets all; workers are pinned unless SOFTGPU_PIN_WORKERS=0. */
-   const char *jit = getenv("SOFTGPU_JIT"), *pin = getenv("SOFTGPU_PIN_WORKERS");
-   cfg.interpret_only = jit && strcmp(jit, "0") == 0;
-   cfg.pin_workers = !pin || strcmp(pin, "0") != 0;
    eut_init(t, &cfg);
 }
 

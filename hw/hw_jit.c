@@ -1402,6 +1402,12 @@ static struct rm byref_slot(uint32_t s)
    return M(RDX, (int32_t)(offsetof(struct hw_cta, byref) + 8 * s));
 }
 
+/* r11 = the address byref slot s holds. */
+static void byref_to_r11(struct emit *e, uint32_t s)
+{
+   byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11 & 7, byref_slot(s));   /* mov r11, [slot] */
+}
+
 /* The byref slot holding register r's words (plan_byref), or -1. */
 static int byref_of(const struct emit *e, uint32_t r)
 {
@@ -1424,8 +1430,8 @@ static void move_vregs(struct emit *e, const struct alloc *a, const uint64_t *wh
          struct rm at = M(RDI, (int32_t)(r * w * 4 + c * chunk));
          int s = store ? -1 : byref_of(e, r);
          if (s >= 0) {   /* where its LDG left its words (plan_byref) */
-            byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11 & 7, byref_slot((uint32_t)s));
-            at = M(R11, (int32_t)(c * chunk));                     /* mov r11, [slot] */
+            byref_to_r11(e, (uint32_t)s);
+            at = M(R11, (int32_t)(c * chunk));
          }
          if (e->wide && hw_bit_test(e->addresses, r))
             move_halves(e, a->vreg[r], at, store);
@@ -1564,7 +1570,7 @@ static void emit_byref_copies(struct emit *e)
       if (!(e->byref_active & (1u << s)))
          continue;
       int32_t reg = (int32_t)(e->byref_reg[s] * e->byref_bytes);
-      byte(e, 0x4c), byte(e, 0x8b), modrm(e, R11 & 7, byref_slot(s));   /* mov r11, [slot] */
+      byref_to_r11(e, s);
       for (int32_t off = 0; off < (int32_t)e->byref_bytes; off += 32) {
          v2(e, VMOVDQU_LOAD, 0, M(R11, off));
          v2(e, VMOVDQU_STORE, 0, M(RDI, reg + off));
