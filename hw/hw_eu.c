@@ -245,6 +245,7 @@ static struct hw_program *decode(struct hw_gpu *gpu, uint64_t va, uint64_t id, c
                               labels[HW_LABEL_JIT], gpu->eu.jit_perf_map, id, &n);
       atomic_fetch_add_explicit(&gpu->eu.jit_blocks, n.blocks, memory_order_relaxed);
       atomic_fetch_add_explicit(&gpu->eu.jit_wide, n.wide, memory_order_relaxed);
+      atomic_fetch_add_explicit(&gpu->eu.jit_stepped, n.stepped, memory_order_relaxed);
    }
    if (h->line_count)
       memcpy(p->lines, code + h->inst_count, h->line_count * sizeof(*p->lines));
@@ -1177,6 +1178,7 @@ void hw_eu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *s)
    s->barrier_waits = atomic_load_explicit(&sum.barrier_waits, memory_order_relaxed);
    s->jit_blocks = atomic_load_explicit(&eu->jit_blocks, memory_order_relaxed);
    s->jit_wide = atomic_load_explicit(&eu->jit_wide, memory_order_relaxed);
+   s->jit_stepped = atomic_load_explicit(&eu->jit_stepped, memory_order_relaxed);
    s->jit_exits = atomic_load_explicit(&sum.jit_exits, memory_order_relaxed);
    s->jit_instructions = atomic_load_explicit(&sum.jit_insts, memory_order_relaxed);
    s->jit_sweeps = atomic_load_explicit(&sum.jit_sweeps, memory_order_relaxed);

@@ -123,6 +123,8 @@ struct hw_gpu_stats {
    uint64_t jit_blocks;          /* ALU runs compiled to native code (hw_jit.h) */
    uint64_t jit_wide;            /* ALU segments of theirs compiled to AVX-512 code (zmm
                                   * registers, 16 lanes at a time; hw_jit.h) */
+   uint64_t jit_stepped;         /* global accesses of theirs whose warp step (how far
+                                  * the next warp's address is) aims their prefetch */
    uint64_t jit_exits;           /* accesses compiled runs left to the interpreter
                                   * (lanes not consecutive, or a check failed) */
    uint64_t jit_instructions;    /* of warp_instructions, those compiled runs ran */

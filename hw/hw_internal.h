@@ -224,6 +224,8 @@ struct hw_eu {
    bool jit_perf_map;            /* ... and named for perf (SOFTGPU_PERF_MAP) */
    _Atomic uint64_t jit_blocks;  /* ... how many, over every decoded program */
    _Atomic uint64_t jit_wide;    /* ... of their ALU segments, those in zmm code */
+   _Atomic uint64_t jit_stepped; /* ... of their global accesses, those prefetched by
+                                  * their warp step */
    struct hw_eu_context cp_ctx;  /* for launches the command processor runs itself */
    struct hw_program *cp_program;  /* the command processor's last program, with a
                                     * reference; only the command processor uses it */

@@ -92,12 +92,16 @@ struct emit {
    uint8_t byref_reader[HW_BYREF_SLOTS];
    uint8_t byref_active;   /* bit s: slot s holds a register's words */
    uint32_t byref_bytes;   /* a register's: 4 * W */
+#define NO_STRIDE INT64_MIN   /* a stride or warp step not known (struct lanes) */
    /* Per segment: its access's address (low halves) is lane 0's + 4 * l
     * in lane l, mod 2^32, whatever the values (plan_strides); its lane
     * stride, or NO_STRIDE; what is known of its high halves (struct
     * lanes). */
    bool consecutive[MAX_SEGS];
    int64_t stride[MAX_SEGS];
+   /* Per segment: how far its access's address moves from one warp of a
+    * CTA to the next (struct lanes wstep), or NO_STRIDE: emit_prefetch. */
+   int64_t wstep[MAX_SEGS];
    int16_t hi_known[MAX_SEGS];
    /* Per segment: its access is not known consecutive as a whole but is
     * in each chunk of 8 lanes, with high halves chunk_hi (struct lanes):
@@ -144,6 +148,7 @@ struct emit {
     * being emitted is (emit_alu). */
    bool avx512, wide;
    uint32_t wide_segments;   /* emitted so (struct hw_jit_counts) */
+   uint32_t stepped;         /* global accesses prefetched by their warp step (the same) */
    /* The uniform register eax holds as the segment being emitted starts
     * (UINT32_MAX: none known): the last one a segment of uniform
     * instructions only wrote, straight before it (eax_after). */
@@ -1733,14 +1738,43 @@ static void prefetch_at(struct emit *e, int base, int32_t off, bool store)
    modrm(e, 1, M(base, off));
 }
 
+/* How far the access of a block that does not loop moves in
+ * 2^prefetch_shift warps where plan_strides knows its warp step (struct
+ * lanes wstep; mod 2^32, so back or forth), the trips of other steps
+ * measured ahead of the same time: at least 4 warps, 4 KiB. NO_STRIDE
+ * where it is not known or no displacement reaches it. */
+static int64_t warps_ahead(const struct emit *e, uint32_t w)
+{
+   int64_t s = e->looping ? NO_STRIDE : e->wstep[e->seg];
+   if (s == NO_STRIDE)
+      return NO_STRIDE;
+   int64_t step = (int32_t)(uint32_t)s, size = step < 0 ? -step : step;
+   uint8_t shift = 2;
+   while (size && (size << shift) < 4096)
+      shift++;
+   int64_t d = step * (INT64_C(1) << shift);
+   return d >= INT32_MIN && d + 4 * (int64_t)w <= INT32_MAX ? d : NO_STRIDE;
+}
+
 /* Prefetches what the access at rax (host address, 4 * w bytes; a store
  * for writing) reaches some trips of the block on (below) if it moves as
  * it moved since the last trip: a grid-stride loop's warp moves a whole grid a
  * trip, too far for the host's own prefetcher, and waited for every line
  * (saxpy: one trip ahead +20-35%, two +9% more, four +6% more, in A/B
- * runs). On a first trip (slot 0) it moves by 0. Prefetches never fault. */
+ * runs). On a first trip (slot 0) it moves by 0. Prefetches never fault.
+ * Where the warp step is known (warps_ahead), the prefetch is at a
+ * displacement from rax, none for a step of 0 (every warp there): the
+ * slot's bookkeeping cost a stream's warp 6 instructions of its 180 or
+ * so, and bench_eu stream at W=32 5%. */
 static void emit_prefetch(struct emit *e, uint32_t k, uint32_t w, bool store)
 {
+   int64_t ahead = warps_ahead(e, w);
+   if (ahead != NO_STRIDE) {
+      e->stepped++;
+      for (uint32_t off = 0; ahead && off < 4 * w; off += 64)
+         prefetch_at(e, RAX, (int32_t)(ahead + off), store);
+      return;
+   }
    prefetch_delta(e, k, w);
    put(e, (const uint8_t[]){0x49, 0x01, 0xc3}, 3);      /* add r11, rax */
    for (uint32_t off = 0; off < 4 * w; off += 64)
@@ -2517,11 +2551,6 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
 {
    size_t tiled[2] = {NONE_FAIL, NONE_FAIL}, unchecked = NONE_FAIL;
    uint32_t byref = e->byref[e->seg];   /* slot + 1, or 0 */
-   if (byref) {   /* the slower paths leave the words in the register */
-      int32_t at = (int32_t)(isa_opnd_index(in->dst) * w * 4);
-      byte(e, 0x48), byte(e, 0x8d), modrm(e, RCX, M(RDI, at));   /* lea rcx, [rdi + reg] */
-      byte(e, 0x48), byte(e, 0x89), modrm(e, RCX, byref_slot(byref - 1));   /* mov [slot] */
-   }
    if (e->tile_of[e->seg])
       emit_tile_load(e, in, w, tiled, &unchecked);
    /* An LDS whose warp was once not consecutive there (a tile's
@@ -2606,7 +2635,6 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
    for (uint32_t k = 0; k < other.count; k++)
       patch(e, other.at[k]);
    emit_exit(e, i);
-   patch(e, done[0]);
    patch(e, done[1]);
    if (known != NONE_FAIL)
       patch(e, known);
@@ -2616,6 +2644,12 @@ static void emit_access(struct emit *e, const struct isa_inst *in, uint32_t pc, 
       if (tiled[k] != NONE_FAIL)
          patch(e, tiled[k]);
    }
+   if (byref) {   /* the slower paths left the words in the register */
+      int32_t at = (int32_t)(isa_opnd_index(in->dst) * w * 4);
+      byte(e, 0x48), byte(e, 0x8d), modrm(e, RCX, M(RDI, at));   /* lea rcx, [rdi + reg] */
+      byte(e, 0x48), byte(e, 0x89), modrm(e, RCX, byref_slot(byref - 1));   /* mov [slot] */
+   }
+   patch(e, done[0]);   /* the consecutive path left their address (above) */
    if (global)
       emit_count(e, offsetof(struct hw_cta, global_bytes), 4 * w);   /* as interpreted */
    if (byref)
@@ -3370,8 +3404,6 @@ static bool in_body(const struct plan *p, uint32_t k, uint32_t sel_if, uint32_t 
  * they are. An address register of stride 4 needs no lane by lane check
  * (emit_block_address): lane 0's, checked not to wrap, says them all.
  */
-#define NO_STRIDE INT64_MIN
-
 static int64_t stride_of(const int64_t *stride, uint16_t o)
 {
    switch (isa_opnd_kind(o)) {
@@ -3439,7 +3471,19 @@ struct lanes {
    int64_t cstride[ISA_MAX_VREGS];
    uint8_t aligned[ISA_MAX_VREGS];
    int8_t hi[ISA_MAX_VREGS];
+   int64_t wstep[ISA_MAX_VREGS];
+   uint64_t uinv[ISA_MAX_UREGS / 64];
 };
+
+/* struct lanes wstep[r]: lane l of r in warp k + 1 of a CTA holds lane l's
+ * of warp k + wstep[r] (mod 2^32), or NO_STRIDE: the local index's is W
+ * (warps take its values W by W), a lane's 0, and sums and products carry
+ * it as they carry strides (result_stride), from uniform operands the
+ * warps of a CTA all hold alike: uinv, the uniform registers last written
+ * from the root table, the workgroup's built-ins or immediates (not from
+ * the warp's index or its lanes: a ballot, a broadcast). It only aims
+ * prefetches (emit_prefetch): a memory word that differs between two
+ * warps' loads of it makes no fault. */
 
 /* struct lanes aligned[r]: r has stride 1 and lane l holds l plus a
  * multiple of W (ALIGN_WARP: the local index, whose warps start at
@@ -3450,8 +3494,11 @@ enum { ALIGN_WARP = 1, ALIGN_CHUNK = 2 };
 /* Everything unknown. */
 static void unknown_lanes(struct lanes *l)
 {
-   for (uint32_t r = 0; r < ISA_MAX_VREGS; r++)
-      l->stride[r] = l->cstride[r] = NO_STRIDE, l->aligned[r] = 0, l->hi[r] = HI_LANES;
+   for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
+      l->stride[r] = l->cstride[r] = l->wstep[r] = NO_STRIDE;
+      l->aligned[r] = 0, l->hi[r] = HI_LANES;
+   }
+   memset(l->uinv, 0, sizeof(l->uinv));
 }
 
 /* Whether 64-bit sum a + b (pairs, or an immediate), from the sources'
@@ -3498,6 +3545,74 @@ static void masked_lanes(const struct isa_inst *in, const struct lanes *l, uint3
    }
 }
 
+/* Whether built-in value `sr` is the same in every warp of a CTA. */
+static bool sreg_warp_invariant(uint16_t sr)
+{
+   return sr != ISA_SR_LANE_ID && sr != ISA_SR_LOCAL_ID_X && sr != ISA_SR_LOCAL_ID_Y &&
+          sr != ISA_SR_LOCAL_ID_Z && sr != ISA_SR_LOCAL_INDEX && sr != ISA_SR_WARP_ID;
+}
+
+/* An operand's warp step (struct lanes wstep). */
+static int64_t wstep_of(const struct lanes *l, uint16_t o)
+{
+   switch (isa_opnd_kind(o)) {
+   case ISA_OPND_VREG: return l->wstep[isa_opnd_index(o)];
+   case ISA_OPND_UREG: return hw_bit_test(l->uinv, isa_opnd_index(o)) ? 0 : NO_STRIDE;
+   case ISA_OPND_IMM: return 0;
+   default: return NO_STRIDE;
+   }
+}
+
+/* The warp step of an instruction's vector result (its low half's): of
+ * built-ins, of the arithmetic result_stride follows, 0 for any other
+ * arithmetic on operands the warps all hold alike. */
+static int64_t result_wstep(const struct isa_inst *in, const struct lanes *l, uint32_t w)
+{
+   if (in->op == ISA_OP_S2R) {
+      return in->mod == ISA_SR_LOCAL_INDEX ? w
+             : in->mod == ISA_SR_LANE_ID || sreg_warp_invariant(in->mod) ? 0
+                                                                          : NO_STRIDE;
+   }
+   enum isa_class cls = isa_op_info[in->op].cls;
+   if (cls != ISA_CLASS_ALU && cls != ISA_CLASS_ALU64)
+      return NO_STRIDE;
+   const uint16_t ops[3] = {in->a, in->b, in->c};
+   int64_t src[3] = {0, 0, 0};
+   bool alike = true;
+   for (uint32_t k = 0; k < isa_op_info[in->op].sources; k++)
+      src[k] = wstep_of(l, ops[k]), alike = alike && src[k] == 0;
+   return alike ? 0 : result_stride(in, src);
+}
+
+/* The uniform registers an instruction writes, into *set. */
+static void dst_uregs(const struct isa_inst *in, uint64_t *set)
+{
+   if (!isa_writes_dst(in) || isa_opnd_kind(in->dst) != ISA_OPND_UREG)
+      return;
+   uint32_t r = isa_opnd_index(in->dst), span = isa_operand_span(in->op, in->mod, 0);
+   for (uint32_t j = r; j < r + span && j < ISA_MAX_UREGS; j++)
+      hw_bit_set(set, j);
+}
+
+/* uinv after an instruction that writes uniform registers. */
+static void uniform_lanes(const struct isa_inst *in, struct lanes *l)
+{
+   if (!isa_writes_dst(in) || isa_opnd_kind(in->dst) != ISA_OPND_UREG)
+      return;
+   enum isa_class cls = isa_op_info[in->op].cls;
+   bool alike = in->op == ISA_OP_LDR || (in->op == ISA_OP_S2R && sreg_warp_invariant(in->mod));
+   if (cls == ISA_CLASS_ALU || cls == ISA_CLASS_ALU64) {
+      const uint16_t ops[3] = {in->a, in->b, in->c};
+      alike = true;
+      for (uint32_t k = 0; k < isa_op_info[in->op].sources; k++)
+         alike = alike && wstep_of(l, ops[k]) == 0;
+   }
+   uint64_t written[ISA_MAX_UREGS / 64] = {0};
+   dst_uregs(in, written);
+   for (uint32_t u = 0; u < ISA_MAX_UREGS / 64; u++)
+      l->uinv[u] = alike ? l->uinv[u] | written[u] : l->uinv[u] & ~written[u];
+}
+
 /* The lanes of the vector registers an instruction writes (a pair's high
  * half: stride 0 for ZEXT64's, else known only from uniform sources). */
 static void inst_lanes(const struct isa_inst *in, struct lanes *l, uint32_t w)
@@ -3505,6 +3620,8 @@ static void inst_lanes(const struct isa_inst *in, struct lanes *l, uint32_t w)
    uint64_t written[VWORDS] = {0};
    if (isa_writes_dst(in))
       operand_vregs(in, 0, written);
+   int64_t wlo = result_wstep(in, l, w), whi = wlo == 0 || in->op == ISA_OP_ZEXT64 ? 0 : NO_STRIDE;
+   uniform_lanes(in, l);
    const uint16_t ops[3] = {in->a, in->b, in->c};
    int64_t src[3], csrc[3];
    bool uniform = in->op != ISA_OP_S2R;   /* every source uniform: so is the result */
@@ -3539,6 +3656,7 @@ static void inst_lanes(const struct isa_inst *in, struct lanes *l, uint32_t w)
          l->stride[r] = dst == UINT32_MAX ? lo : hi;   /* a pair's low half first */
          l->cstride[r] = dst == UINT32_MAX ? clo : hi;
          l->aligned[r] = dst == UINT32_MAX ? aligned : 0;
+         l->wstep[r] = dst == UINT32_MAX ? wlo : whi;
          l->hi[r] = uniform || (dst != UINT32_MAX && in->op == ISA_OP_ZEXT64) ? HI_UNIFORM
                                                                              : HI_LANES;
          dst = dst == UINT32_MAX ? r : dst;
@@ -3589,7 +3707,7 @@ static void strides_pass(struct emit *e, const struct hw_dinst *code, const stru
    bool *consecutive = indexed ? e->consecutive_x : e->consecutive;
    int16_t *hi_known = indexed ? e->hi_known_x : e->hi_known;
    static _Thread_local struct lanes l;
-   uint64_t body[VWORDS] = {0};
+   uint64_t body[VWORDS] = {0}, ubody[ISA_MAX_UREGS / 64] = {0};
    l = *top;
    for (uint32_t k = 0; k < p->count; k++) {
       const struct seg *g = &p->seg[k];
@@ -3604,6 +3722,7 @@ static void strides_pass(struct emit *e, const struct hw_dinst *code, const stru
       hi_known[k] = stride != NO_STRIDE && hi != HI_CHUNK_ENDS ? hi : HI_LANES;
       if (!indexed) {
          e->stride[k] = stride;
+         e->wstep[k] = access ? wstep_of(&l, in->a) : NO_STRIDE;
          e->chunks[k] = cstride == 4 && stride != 4 && hi != HI_LANES;
          e->chunk_hi[k] = hi;
       }
@@ -3614,13 +3733,20 @@ static void strides_pass(struct emit *e, const struct hw_dinst *code, const stru
             l.stride[r] = hw_bit_test(body, r) ? NO_STRIDE : l.stride[r];
             l.cstride[r] = hw_bit_test(body, r) ? NO_STRIDE : l.cstride[r];
             l.aligned[r] = hw_bit_test(body, r) ? 0 : l.aligned[r];
+            l.wstep[r] = hw_bit_test(body, r) ? NO_STRIDE : l.wstep[r];
             l.hi[r] = forget ? HI_LANES : l.hi[r];
          }
+         /* a warp with no lane in the body skips it (JEZ): warps differ */
+         for (uint32_t u = 0; u < ISA_MAX_UREGS / 64; u++)
+            l.uinv[u] &= ~ubody[u];
       }
       for (uint32_t pc = g->pc; pc < g->pc + g->len; pc++) {
-         inst_lanes(&code[pc].in, &l, w);
-         if (in_body(p, k, e->sel_if, e->sel_endif) && isa_writes_dst(&code[pc].in))
-            operand_vregs(&code[pc].in, 0, body);
+         const struct isa_inst *at = &code[pc].in;
+         inst_lanes(at, &l, w);
+         if (in_body(p, k, e->sel_if, e->sel_endif) && isa_writes_dst(at)) {
+            operand_vregs(at, 0, body);
+            dst_uregs(at, ubody);
+         }
       }
    }
 }
@@ -3643,6 +3769,10 @@ struct prefix {
    uint32_t end;
    struct lanes lanes;
    uint64_t *taint[ISA_MAX_VREGS];
+   /* Per uniform register: the pc of the one instruction of the program
+    * that writes it, in the prefix, where every warp of a CTA writes the
+    * same (struct lanes uinv), or UINT32_MAX: alike at any later pc. */
+   uint32_t alike_from[ISA_MAX_UREGS];
 };
 
 static void prefix_free(struct prefix *x)
@@ -3654,7 +3784,8 @@ static void prefix_free(struct prefix *x)
 
 static bool known_lanes(const struct lanes *l, uint32_t r)
 {
-   return l->stride[r] != NO_STRIDE || l->cstride[r] != NO_STRIDE || l->hi[r] != HI_LANES;
+   return l->stride[r] != NO_STRIDE || l->cstride[r] != NO_STRIDE || l->hi[r] != HI_LANES ||
+          l->wstep[r] != NO_STRIDE;
 }
 
 /* The prefix of code[0..end), or NULL when out of memory. */
@@ -3666,8 +3797,24 @@ static struct prefix *prefix_new(const struct hw_dinst *code, uint32_t n, uint32
    if (ok) {
       x->end = end;
       unknown_lanes(&x->lanes);
-      for (uint32_t pc = 0; pc < end; pc++)
+      uint64_t once[ISA_MAX_UREGS / 64] = {0}, more[ISA_MAX_UREGS / 64] = {0};
+      for (uint32_t pc = 0; pc < n; pc++) {   /* written once: once & ~more */
+         uint64_t dst[ISA_MAX_UREGS / 64] = {0};
+         dst_uregs(&code[pc].in, dst);
+         for (uint32_t u = 0; u < ISA_MAX_UREGS / 64; u++)
+            more[u] |= once[u] & dst[u], once[u] |= dst[u];
+      }
+      for (uint32_t u = 0; u < ISA_MAX_UREGS; u++)
+         x->alike_from[u] = UINT32_MAX;
+      for (uint32_t pc = 0; pc < end; pc++) {
          inst_lanes(&code[pc].in, &x->lanes, w);
+         uint64_t dst[ISA_MAX_UREGS / 64] = {0};
+         dst_uregs(&code[pc].in, dst);
+         for (uint32_t u = 0; u < ISA_MAX_UREGS; u++) {
+            if (hw_bit_test(dst, u) && !hw_bit_test(more, u) && hw_bit_test(x->lanes.uinv, u))
+               x->alike_from[u] = pc;
+         }
+      }
    }
    for (uint32_t r = 0; ok && r < ISA_MAX_VREGS; r++) {
       if (!known_lanes(&x->lanes, r))
@@ -3691,22 +3838,36 @@ static struct prefix *prefix_new(const struct hw_dinst *code, uint32_t n, uint32
 
 /* *top = what is known of the registers' lanes at the top of a block
  * with accesses (struct prefix); nothing for the others. A high half
- * known by its pair's sum (HI_ENDS) needs the low half's facts too. */
-static void prefix_facts(const struct emit *e, const struct plan *p, struct lanes *top)
+ * known by its pair's sum (HI_ENDS) needs the low half's facts too. A
+ * uniform register is alike in every warp after its one write (uinv).
+ * A block that starts inside the prefix (after an instruction the tier
+ * leaves to the interpreter, a subgroup operation) knows what the prefix
+ * up to its start leaves: no jump leads there. */
+static void prefix_facts(const struct emit *e, const struct hw_dinst *code, const struct plan *p,
+                         uint32_t w, struct lanes *top)
 {
    unknown_lanes(top);
    const struct prefix *x = e->prefix;
    bool accesses = false;
    for (uint32_t k = 0; k < p->count; k++)
       accesses = accesses || p->seg[k].kind == SEG_BLOCK;
-   if (!accesses || !x || e->start < x->end)
+   if (!accesses || !x)
       return;
+   if (e->start < x->end) {   /* inside: every warp ran code[0..start) alike */
+      for (uint32_t pc = 0; pc < e->start; pc++)
+         inst_lanes(&code[pc].in, top, w);
+      return;
+   }
+   for (uint32_t u = 0; u < ISA_MAX_UREGS; u++) {
+      if (x->alike_from[u] < e->start)
+         hw_bit_set(top->uinv, u);
+   }
    for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
       if (!x->taint[r] || hw_bit_test(x->taint[r], e->start))
          continue;
       const struct lanes *l = &x->lanes;
       top->stride[r] = l->stride[r], top->cstride[r] = l->cstride[r];
-      top->aligned[r] = l->aligned[r];
+      top->aligned[r] = l->aligned[r], top->wstep[r] = l->wstep[r];
       bool sum = l->hi[r] == HI_ENDS || l->hi[r] == HI_CHUNK_ENDS;
       bool low = r > 0 && x->taint[r - 1] && !hw_bit_test(x->taint[r - 1], e->start);
       top->hi[r] = sum && !low ? HI_LANES : l->hi[r];
@@ -3723,7 +3884,7 @@ static void plan_strides(struct emit *e, const struct hw_dinst *code, const stru
                          uint32_t w)
 {
    static _Thread_local struct lanes top;
-   prefix_facts(e, p, &top);
+   prefix_facts(e, code, p, w, &top);
    strides_pass(e, code, p, w, &top, false);
    e->indices = 0;
    uint64_t indices[VWORDS] = {0};
@@ -4445,7 +4606,7 @@ struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix
          code[at[i].pc].handler = jit_label;
          code[at[i].pc].jit = &b[i];
       }
-      *counts = (struct hw_jit_counts){count, e.wide_segments};
+      *counts = (struct hw_jit_counts){count, e.wide_segments, e.stepped};
       if (perf_map)
          write_perf_map(j, at, count, e.len, w, id);
    } else {

@@ -114,6 +114,7 @@ bool hw_jit_supported(void);
 struct hw_jit_counts {
    uint32_t blocks;   /* blocks compiled */
    uint32_t wide;     /* ALU segments of theirs in zmm code */
+   uint32_t stepped;  /* global accesses of theirs prefetched by their known warp step */
 };
 struct hw_jit *hw_jit_compile(struct hw_dinst *code, uint32_t n, uint32_t prefix_end, uint32_t w,
                               bool avx512, const void *jit_label, bool perf_map, uint64_t id,

@@ -154,13 +154,14 @@ static void sg_device_report_stats(struct sg_device *dev)
    sg_log_report(SG_AREA_API,
                  "device stats: launches=%llu ctas=%llu warp_instructions=%llu "
                  "global_bytes=%llu barrier_waits=%llu jit_blocks=%llu jit_exits=%llu "
-                 "jit_instructions=%llu jit_sweeps=%llu jit_wide=%llu "
+                 "jit_instructions=%llu jit_sweeps=%llu jit_wide=%llu jit_stepped=%llu "
                  "parked_ms_by_channel=[%s ]",
                  (unsigned long long)s.launches, (unsigned long long)s.ctas,
                  (unsigned long long)s.warp_instructions, (unsigned long long)s.global_bytes,
                  (unsigned long long)s.barrier_waits, (unsigned long long)s.jit_blocks,
                  (unsigned long long)s.jit_exits, (unsigned long long)s.jit_instructions,
-                 (unsigned long long)s.jit_sweeps, (unsigned long long)s.jit_wide, parked);
+                 (unsigned long long)s.jit_sweeps, (unsigned long long)s.jit_wide,
+                 (unsigned long long)s.jit_stepped, parked);
 }
 
 VkResult sg_wait_result(struct sg_device *dev, enum hw_wait_result r)

@@ -57,6 +57,10 @@
  *   CTA's next warp themselves and follow the JMP, with the interpreter's
  *   results and counts, the exact number of instructions left to the
  *   interpreter, and partial warps left to it;
+ * - a global access's prefetch goes by its warp step where that is known
+ *   (the local index, the lane, root table words), not where a uniform
+ *   register from the warp's index, a ballot or a selection's body is in
+ *   its address;
  * - SOFTGPU_PERF_MAP's lines name every block of a program, in pc order,
  *   end to end;
  * - faults at accesses the blocks do themselves (not live, misaligned,
@@ -1050,6 +1054,65 @@ static void test_lane_strides(void)
 }
 
 /*
+ * A block that does not loop prefetches a global access at a displacement
+ * from its address where the analysis knows how far the next warp's is
+ * (jit_stepped counts them): from the global index, the lane alone (0:
+ * none), a root table word, in blocks after the uniform registers' one
+ * write; not where a uniform register from the warp's index, a ballot, or
+ * a selection's body that some warps skip takes part (each case's store
+ * goes to the global index through the warp's index: never known).
+ * Results are the interpreter's.
+ */
+static void test_warp_steps(void)
+{
+   static const struct {
+      const char *name, *text;
+      bool known;
+   } cases[] = {
+      {"the global index", "shl v20, v1, #2\n", true},
+      {"the lane", "s2r.lane_id v21\nshl v20, v21, #2\n", true},
+      {"a root table word", "ldr.b32 u12 +0\nand u12, u12, #64\nshl v20, v1, #2\n"
+                            "iadd v20, v20, u12\n", true},
+      {"after a subgroup operation", "ballot u16, v0\nshl v20, v1, #2\n", true},
+      {"the warp's index", "s2r.warp_id u12\nshl u12, u12, #9\ns2r.lane_id v21\n"
+                           "shl v20, v21, #2\niadd v20, v20, u12\n", false},
+      {"a ballot", "icmp.lt_u v21, v0, #40\nballot u12, v21\nand u12, u12, #64\n"
+                   "shl v20, v1, #2\niadd v20, v20, u12\n", false},
+      {"a selection's body", "mov u12, #0\ns2r.warp_id u13\nmov v21, u13\n"
+                             "icmp.eq v22, v21, #0\nif _, v22 @e\n   mov u12, #64\n"
+                             "e: endif\nshl v20, v1, #2\niadd v20, v20, u12\n", false},
+   };
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      for (uint32_t c = 0; c < EDGES(cases); c++) {
+         char text[1024];
+         snprintf(text, sizeof(text),
+                  ".warp %u\nldr.b64 u0 +0\nldr.b64 u2 +8\n" GLOBAL_INDEX "%s"
+                  "zext64 v22, v20\niadd64 v22, v22, u0\nldg.b32 v24, v22\n"
+                  "s2r.warp_id u14\nimul u14, u14, #%u\nimul u15, u8, u9\n"
+                  "s2r.lane_id v26\niadd v26, v26, u14\niadd v26, v26, u15\n"
+                  "shl v26, v26, #2\nzext64 v28, v26\niadd64 v28, v28, u2\n"
+                  "stg.b32 _, v28, v24\nexit\n", w, cases[c].text, w);
+         same_memory_as_interpreted(cases[c].name, w, text);
+         struct eut t;
+         struct hw_gpu_config cfg;
+         eut_config(&cfg);
+         eut_init(&t, &cfg);
+         uint64_t buf[2] = {eut_alloc(&t, 1 << 16, 64), eut_alloc(&t, 1 << 16, 64)};
+         eut_run(&t, &(struct eut_launch){.program = eut_program(&t, text), .grid = {3},
+                                          .size = {128}, .root = eut_root(&t, buf, 2)},
+                 cases[c].name);
+         uint64_t got = stats_of(&t).jit_stepped;
+         bool known = jit_expected() && cases[c].known;
+         HWT_CHECK(known ? got > 0 : got == 0, "W=%u, %s: %llu accesses prefetched by their "
+                   "warp step (%s)", w, cases[c].name, (unsigned long long)got,
+                   known ? "expected some" : "expected none");
+         eut_fini(&t);
+      }
+   }
+}
+
+/*
  * A loop whose body keeps more registers than a block has ymm registers
  * for (16 values of the global index, added up; 4 trips): the block goes
  * on in a new segment, through the register file, where it ended before;
@@ -2000,6 +2063,7 @@ int main(void)
    HWT_RUN(test_reused_addresses);
    HWT_RUN(test_loads_by_reference);
    HWT_RUN(test_lane_strides);
+   HWT_RUN(test_warp_steps);
    HWT_RUN(test_loop_indices);
    HWT_RUN(test_prefix_facts);
    HWT_RUN(test_long_runs);
