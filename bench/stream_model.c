@@ -5,7 +5,7 @@
  * tier:
  *
  *   direct     each thread a contiguous half (bench_eu's C loop)
- *   batches    CTA-sized batches of 256 * 64 elements from an atomic
+ *   batches    batches of 256 CTAs of 256 elements from an atomic
  *              counter, as the workers take CTAs
  *   regfile    batches, each warp of 32 elements through a register file
  *              of its own: x and y copied in, the FMA from there into a
@@ -15,6 +15,12 @@
  *   stores     batches, copied in, the FMA straight into y
  *   padN       regfile with N * 4 more integer instructions per warp (the
  *              checks and address arithmetic around a block's accesses)
+ *   loadspf    loads, prefetching x and y 4 KiB ahead, two lines each a
+ *              warp (the blocks' prefetches)
+ *   spillN     loads with N more register-sized stores per warp into a
+ *              register file of its own (the address registers a block
+ *              stores for its checks and its slower paths)
+ *   spillNpf   spillN with loadspf's prefetches
  *
  * Prints "model <shape> <Mel/s>", the best of --reps runs (default 15).
  * Nothing here is softgpu's: it is a model for docs/performance.md.
@@ -22,6 +28,7 @@
  * Usage: stream_model [--reps N]
  */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,9 +38,10 @@
 
 #define N (16u << 20)
 #define WARP 32u
-#define BATCH (256u * 64u)
+#define BATCH (256u * 256u)
+#define MAX_SPILL 24
 
-enum shape { DIRECT, BATCHES, REGFILE, LOADS, STORES, PAD };
+enum shape { DIRECT, BATCHES, REGFILE, LOADS, STORES, PAD, LOADSPF, SPILL, SPILLPF };
 
 static float *x, *y;
 static _Atomic uint64_t next;
@@ -63,19 +71,38 @@ static void padding(uint64_t i)
    __asm__ volatile("" ::"r"(a0 + a1 + a2 + a3));
 }
 
+/* The extra work of the loadspf and spill shapes. */
+static void prefetch_and_spill(uint64_t i)
+{
+   static _Thread_local float spill[MAX_SPILL][WARP] __attribute__((aligned(64)));
+   if (shape == LOADSPF || shape == SPILLPF) {
+      for (uint32_t off = 0; off < 4 * WARP; off += 64) {
+         __builtin_prefetch((const char *)(x + i) + 4096 + off, 0, 3);
+         __builtin_prefetch((const char *)(y + i) + 4096 + off, 0, 3);
+      }
+   }
+   for (int k = 0; (shape == SPILL || shape == SPILLPF) && k < pad; k++) {
+      for (uint32_t j = 0; j < WARP; j++)
+         spill[k][j] = (float)(i + j);
+   }
+   __asm__ volatile("" ::"r"(spill) : "memory");
+}
+
 /* One warp through a register file; the barriers keep its stores. */
 static void warp(uint64_t i)
 {
    static _Thread_local float rf[3][WARP] __attribute__((aligned(64)));
    if (shape == PAD)
       padding(i);
-   if (shape != LOADS) {
+   prefetch_and_spill(i);
+   bool byref = shape == LOADS || shape == LOADSPF || shape == SPILL || shape == SPILLPF;
+   if (!byref) {
       memcpy(rf[0], x + i, sizeof(rf[0]));
       memcpy(rf[1], y + i, sizeof(rf[1]));
       __asm__ volatile("" ::: "memory");
    }
    for (uint32_t j = 0; j < WARP; j++) {
-      float v = shape == LOADS ? 2.0f * x[i + j] + y[i + j] : 2.0f * rf[0][j] + rf[1][j];
+      float v = byref ? 2.0f * x[i + j] + y[i + j] : 2.0f * rf[0][j] + rf[1][j];
       if (shape == STORES)
          y[i + j] = v;
       else
@@ -145,7 +172,9 @@ int main(int argc, char **argv)
       int pad;
    } shapes[] = {{"direct", DIRECT, 0},   {"batches", BATCHES, 0}, {"regfile", REGFILE, 0},
                  {"loads", LOADS, 0},     {"stores", STORES, 0},   {"pad10", PAD, 10},
-                 {"pad25", PAD, 25},      {"pad50", PAD, 50}};
+                 {"pad25", PAD, 25},      {"pad50", PAD, 50},      {"loadspf", LOADSPF, 0},
+                 {"spill6", SPILL, 6},    {"spill12", SPILL, 12},  {"spill24", SPILL, 24},
+                 {"spill12pf", SPILLPF, 12}, {"spill24pf", SPILLPF, 24}};
    for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
       shape = shapes[k].shape;
       pad = shapes[k].pad;
