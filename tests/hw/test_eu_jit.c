@@ -1057,8 +1057,9 @@ static void test_lane_strides(void)
  * A block that does not loop prefetches a global access at a displacement
  * from its address where the analysis knows how far the next warp's is
  * (jit_stepped counts them): from the global index, the lane alone (0:
- * none), a root table word, in blocks after the uniform registers' one
- * write; not where a uniform register from the warp's index, a ballot, or
+ * none), a root table word, in blocks inside the program's straight
+ * prefix and after it (the root table's registers written once, in it);
+ * not where a uniform register from the warp's index, a ballot, or
  * a selection's body that some warps skip takes part (each case's store
  * goes to the global index through the warp's index: never known).
  * Results are the interpreter's.
@@ -1074,6 +1075,8 @@ static void test_warp_steps(void)
       {"a root table word", "ldr.b32 u12 +0\nand u12, u12, #64\nshl v20, v1, #2\n"
                             "iadd v20, v20, u12\n", true},
       {"after a subgroup operation", "ballot u16, v0\nshl v20, v1, #2\n", true},
+      {"after the prefix", "mov v30, #1\nif _, v30 @e\ne: endif\nballot u16, v0\n"
+                           "shl v20, v1, #2\n", true},
       {"the warp's index", "s2r.warp_id u12\nshl u12, u12, #9\ns2r.lane_id v21\n"
                            "shl v20, v21, #2\niadd v20, v20, u12\n", false},
       {"a ballot", "icmp.lt_u v21, v0, #40\nballot u12, v21\nand u12, u12, #64\n"
