@@ -3773,6 +3773,10 @@ struct prefix {
     * that writes it, in the prefix, where every warp of a CTA writes the
     * same (struct lanes uinv), or UINT32_MAX: alike at any later pc. */
    uint32_t alike_from[ISA_MAX_UREGS];
+   /* What code[0..at) leaves, for blocks that start inside the prefix
+    * (prefix_facts): compiled in pc order, each goes on from the last. */
+   uint32_t at;
+   struct lanes upto;
 };
 
 static void prefix_free(struct prefix *x)
@@ -3810,11 +3814,13 @@ static struct prefix *prefix_new(const struct hw_dinst *code, uint32_t n, uint32
          inst_lanes(&code[pc].in, &x->lanes, w);
          uint64_t dst[ISA_MAX_UREGS / 64] = {0};
          dst_uregs(&code[pc].in, dst);
-         for (uint32_t u = 0; u < ISA_MAX_UREGS; u++) {
-            if (hw_bit_test(dst, u) && !hw_bit_test(more, u) && hw_bit_test(x->lanes.uinv, u))
-               x->alike_from[u] = pc;
+         for (uint32_t i = 0; i < ISA_MAX_UREGS / 64; i++) {
+            for (uint64_t m = dst[i] & ~more[i] & x->lanes.uinv[i]; m; m &= m - 1)
+               x->alike_from[64 * i + (uint32_t)__builtin_ctzll(m)] = pc;
          }
       }
+      x->at = 0;
+      unknown_lanes(&x->upto);
    }
    for (uint32_t r = 0; ok && r < ISA_MAX_VREGS; r++) {
       if (!known_lanes(&x->lanes, r))
@@ -3847,15 +3853,18 @@ static void prefix_facts(const struct emit *e, const struct hw_dinst *code, cons
                          uint32_t w, struct lanes *top)
 {
    unknown_lanes(top);
-   const struct prefix *x = e->prefix;
+   struct prefix *x = e->prefix;
    bool accesses = false;
    for (uint32_t k = 0; k < p->count; k++)
       accesses = accesses || p->seg[k].kind == SEG_BLOCK;
    if (!accesses || !x)
       return;
    if (e->start < x->end) {   /* inside: every warp ran code[0..start) alike */
-      for (uint32_t pc = 0; pc < e->start; pc++)
-         inst_lanes(&code[pc].in, top, w);
+      if (e->start < x->at)
+         x->at = 0, unknown_lanes(&x->upto);
+      for (; x->at < e->start; x->at++)
+         inst_lanes(&code[x->at].in, &x->upto, w);
+      *top = x->upto;
       return;
    }
    for (uint32_t u = 0; u < ISA_MAX_UREGS; u++) {
