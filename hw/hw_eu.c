@@ -874,8 +874,9 @@ static struct hw_launch *pick(struct hw_eu *eu)
  * prefetchers and the compiled blocks' (4 KiB ahead) have not been there
  * yet, and at its end the blocks' prefetches reach the next worker's
  * batch. bench_eu stream (16M floats in CTAs of 1 KiB per array): batches
- * of 16 CTAs -16% against 64, of 256 +5% (+2% to +7% in four runs of 9 to
- * 13 alternating processes), 1024, 4096 or 65536 as 256. */
+ * of 16 CTAs -16% against 64; of 256 +2.4% (13 alternating pairs), of
+ * 1024 +2% and +7% (9 and 13 rounds; none in a run of 5); 1024, 4096 and
+ * 65536 as 256. */
 #define HW_BATCH_MAX 256u
 
 static uint64_t batch_size(const struct hw_eu *eu, const struct hw_launch *l)
