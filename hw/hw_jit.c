@@ -3545,11 +3545,12 @@ static void masked_lanes(const struct isa_inst *in, const struct lanes *l, uint3
    }
 }
 
-/* Whether built-in value `sr` is the same in every warp of a CTA. */
+/* Whether built-in value `sr` is the same in every warp of a CTA (a
+ * lane's index is: lane l is l in each). */
 static bool sreg_warp_invariant(uint16_t sr)
 {
-   return sr != ISA_SR_LANE_ID && sr != ISA_SR_LOCAL_ID_X && sr != ISA_SR_LOCAL_ID_Y &&
-          sr != ISA_SR_LOCAL_ID_Z && sr != ISA_SR_LOCAL_INDEX && sr != ISA_SR_WARP_ID;
+   return sr != ISA_SR_LOCAL_ID_X && sr != ISA_SR_LOCAL_ID_Y && sr != ISA_SR_LOCAL_ID_Z &&
+          sr != ISA_SR_LOCAL_INDEX && sr != ISA_SR_WARP_ID;
 }
 
 /* An operand's warp step (struct lanes wstep). */
@@ -3569,9 +3570,7 @@ static int64_t wstep_of(const struct lanes *l, uint16_t o)
 static int64_t result_wstep(const struct isa_inst *in, const struct lanes *l, uint32_t w)
 {
    if (in->op == ISA_OP_S2R) {
-      return in->mod == ISA_SR_LOCAL_INDEX ? w
-             : in->mod == ISA_SR_LANE_ID || sreg_warp_invariant(in->mod) ? 0
-                                                                          : NO_STRIDE;
+      return in->mod == ISA_SR_LOCAL_INDEX ? w : sreg_warp_invariant(in->mod) ? 0 : NO_STRIDE;
    }
    enum isa_class cls = isa_op_info[in->op].cls;
    if (cls != ISA_CLASS_ALU && cls != ISA_CLASS_ALU64)
@@ -3594,19 +3593,12 @@ static void dst_uregs(const struct isa_inst *in, uint64_t *set)
       hw_bit_set(set, j);
 }
 
-/* uinv after an instruction that writes uniform registers. */
-static void uniform_lanes(const struct isa_inst *in, struct lanes *l)
+/* uinv after an instruction that writes uniform registers, whose
+ * result's warp step is `step` (result_wstep): root table words are
+ * alike too. */
+static void uniform_lanes(const struct isa_inst *in, int64_t step, struct lanes *l)
 {
-   if (!isa_writes_dst(in) || isa_opnd_kind(in->dst) != ISA_OPND_UREG)
-      return;
-   enum isa_class cls = isa_op_info[in->op].cls;
-   bool alike = in->op == ISA_OP_LDR || (in->op == ISA_OP_S2R && sreg_warp_invariant(in->mod));
-   if (cls == ISA_CLASS_ALU || cls == ISA_CLASS_ALU64) {
-      const uint16_t ops[3] = {in->a, in->b, in->c};
-      alike = true;
-      for (uint32_t k = 0; k < isa_op_info[in->op].sources; k++)
-         alike = alike && wstep_of(l, ops[k]) == 0;
-   }
+   bool alike = in->op == ISA_OP_LDR || step == 0;
    uint64_t written[ISA_MAX_UREGS / 64] = {0};
    dst_uregs(in, written);
    for (uint32_t u = 0; u < ISA_MAX_UREGS / 64; u++)
@@ -3621,7 +3613,7 @@ static void inst_lanes(const struct isa_inst *in, struct lanes *l, uint32_t w)
    if (isa_writes_dst(in))
       operand_vregs(in, 0, written);
    int64_t wlo = result_wstep(in, l, w), whi = wlo == 0 || in->op == ISA_OP_ZEXT64 ? 0 : NO_STRIDE;
-   uniform_lanes(in, l);
+   uniform_lanes(in, wlo, l);
    const uint16_t ops[3] = {in->a, in->b, in->c};
    int64_t src[3], csrc[3];
    bool uniform = in->op != ISA_OP_S2R;   /* every source uniform: so is the result */

@@ -56,6 +56,18 @@ void *eut_ptr(struct eut *t, uint64_t va);
  */
 #define EUT_MAX_PROGRAMS 200u
 
+/* ISA text: v4 = the address of 32-bit word (global index) of the buffer
+ * whose VA is the root table's first word (u0); v1 = the global index. */
+#define EUT_GLOBAL_WORD                                                                    \
+   "ldr.b64 u0 +0\n"                                                                          \
+   "s2r.local_index v0\n"                                                                     \
+   "s2r.group_id_x u2\n"                                                                      \
+   "s2r.group_size_x u3\n"                                                                    \
+   "imad v1, u2, u3, v0\n"                                                                    \
+   "shl v2, v1, #2\n"                                                                         \
+   "zext64 v4, v2\n"                                                                          \
+   "iadd64 v4, v4, u0\n"
+
 /* Assembles text (the test fails on an assembler error) into GPU memory. */
 uint64_t eut_program(struct eut *t, const char *text);
 /* A ready image into GPU memory. */

@@ -14,14 +14,7 @@
 
 static const char *const writer =
    ".warp 32\n"
-   "ldr.b64 u0 +0\n"
-   "s2r.local_index v0\n"
-   "s2r.group_id_x u2\n"
-   "s2r.group_size_x u3\n"
-   "imad v1, u2, u3, v0\n"
-   "shl v2, v1, #2\n"
-   "zext64 v4, v2\n"
-   "iadd64 v4, v4, u0\n"
+   EUT_GLOBAL_WORD
    "mov v7, #7\n"
    "imad v6, v1, #3, v7\n"
    "stg.b32 _, v4, v6\n"

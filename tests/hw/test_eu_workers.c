@@ -68,14 +68,7 @@ static uint32_t worker_sets(struct eut *t, cpu_set_t *sets, uint32_t count, bool
 
 static const char *const counter =
    ".warp 32\n"
-   "ldr.b64 u0 +0\n"
-   "s2r.local_index v0\n"
-   "s2r.group_id_x u2\n"
-   "s2r.group_size_x u3\n"
-   "imad v1, u2, u3, v0\n"
-   "shl v2, v1, #2\n"
-   "zext64 v4, v2\n"
-   "iadd64 v4, v4, u0\n"
+   EUT_GLOBAL_WORD
    "ldg.b32 v6, v4\n"
    "iadd v6, v6, #1\n"
    "stg.b32 _, v4, v6\n"
