@@ -2019,24 +2019,35 @@ static void test_faults_as_interpreted(void)
  * an LDR past it or before it is checked again, and faults as
  * interpreted: a root table of a page, followed by its allocation's
  * guard page; a root VA in the guard page before a buffer (its live
- * words 4096 on).
+ * words 4096 on). Each block on the way leaves the faulting LDR to the
+ * interpreter once, counted once (jit_exits), also where the LDR is the
+ * program's first instruction.
  */
 static void test_root_window_faults(void)
 {
-   static const char *const cases[][2] = {
+   /* exits: LDRs in a row are left once for the run's check of the window
+    * and once for the faulting one's own. */
+   static const struct {
+      const char *what, *text;
+      uint64_t exits;
+   } cases[] = {
       {"root table read in the page after the table's",
        ".warp 32\nldr.b64 u0 +0\ns2r.local_index v0\nshl v2, v0, #2\n"
-       "ldr.b64 u2 +4096\nexit\n"},
+       "ldr.b64 u2 +4096\nexit\n", 1},
       {"root table read in the page before the one read",
        ".warp 32\nldr.b64 u0 +4096\ns2r.local_index v0\nshl v2, v0, #2\n"
-       "ldr.b64 u2 +8\nexit\n"},
+       "ldr.b64 u2 +8\nexit\n", 1},
       /* LDRs in a row: one check of the window for all of them. */
       {"root table reads in a row, the last in the page after the table's",
        ".warp 32\nldr.b64 u0 +0\ns2r.local_index v0\nshl v2, v0, #2\n"
-       "ldr.b64 u2 +8\nldr.b64 u4 +4096\nexit\n"},
+       "ldr.b64 u2 +8\nldr.b64 u4 +4096\nexit\n", 2},
       {"root table reads in a row, the last in the page before the one read",
        ".warp 32\nldr.b64 u0 +4096\ns2r.local_index v0\nshl v2, v0, #2\n"
-       "ldr.b64 u2 +4104\nldr.b64 u4 +8\nexit\n"},
+       "ldr.b64 u2 +4104\nldr.b64 u4 +8\nexit\n", 2},
+      {"root table read at the program's start in the page after the table's",
+       ".warp 32\nldr.b64 u0 +4096\ns2r.local_index v0\nshl v2, v0, #2\nexit\n", 1},
+      {"root table read at the program's start in the guard page before a buffer",
+       ".warp 32\nldr.b64 u0 +0\ns2r.local_index v0\nshl v2, v0, #2\nexit\n", 1},
    };
    for (uint32_t c = 0; c < EDGES(cases); c++) {
       struct eut jit, ref;
@@ -2046,9 +2057,13 @@ static void test_root_window_faults(void)
       for (int g = 0; g < 2; g++) {
          uint64_t buf = hwt_alloc(gpus[g]->gpu, 4096);   /* a guard page follows */
          uint64_t root = c % 2 == 0 ? buf : buf - 4096;
-         lines[g] = run_faulting(gpus[g], cases[c][1], root, cases[c][0]);
+         lines[g] = run_faulting(gpus[g], cases[c].text, root, cases[c].what);
       }
-      same_faults(cases[c][0], lines, &jit, &ref);
+      uint64_t exits = stats_of(&jit).jit_exits;
+      HWT_CHECK(!jit_expected() || exits == cases[c].exits, "%s: %llu exits counted, expected "
+                "%llu", cases[c].what, (unsigned long long)exits,
+                (unsigned long long)cases[c].exits);
+      same_faults(cases[c].what, lines, &jit, &ref);
    }
 }
 
