@@ -2059,6 +2059,9 @@ static void test_root_window_faults(void)
          uint64_t root = c % 2 == 0 ? buf : buf - 4096;
          lines[g] = run_faulting(gpus[g], cases[c].text, root, cases[c].what);
       }
+      /* The loss is signalled inside the faulting CTA, before the thread
+       * running it adds the CTA's counts: stopped, every count is in. */
+      hw_gpu_stop(jit.gpu);
       uint64_t exits = stats_of(&jit).jit_exits;
       HWT_CHECK(!jit_expected() || exits == cases[c].exits, "%s: %llu exits counted, expected "
                 "%llu", cases[c].what, (unsigned long long)exits,
