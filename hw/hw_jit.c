@@ -1515,7 +1515,8 @@ static void patch_to(struct emit *e, size_t at, size_t to)
 
 static void patch(struct emit *e, size_t at) { patch_to(e, at, e->len); }
 
-/* Pops the warp pushed at the block's entry (emit_block) and returns. */
+/* Pops the warp pushed at the block's entry (emit_block), adds the block's
+ * counts to the CTA's and restores r12 and r13 (emit_tally), and returns. */
 static void emit_ret(struct emit *e)
 {
    byte(e, 0x59);                                        /* pop rcx */
