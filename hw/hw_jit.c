@@ -1570,6 +1570,12 @@ static void emit_tally(struct emit *e, int reg, uint32_t n)
    byte(e, 0x49), byte(e, 0x81), modrm(e, 0, R(reg)), dword(e, n);   /* add r12 / r13, n */
 }
 
+/* The instructions counted += rcx (emit_tally's r13). */
+static void tally_rcx(struct emit *e)
+{
+   byte(e, 0x49), byte(e, 0x01), modrm(e, RCX, R(R13));   /* add r13, rcx */
+}
+
 /* Pushes the mask stack entry of the selection's IF, as L_IF does with
  * every lane's condition set: the block, leaving inside the selection,
  * leaves it to the interpreter's ENDIF to pop (emit_if checked there is
@@ -1765,6 +1771,15 @@ static void prefetch_at(struct emit *e, int base, int32_t off, bool store)
    modrm(e, 1, M(base, off));
 }
 
+/* How far the next warp's address is from this one's, at the access of a
+ * block that does not loop (signed: mod 2^32, back or forth), where
+ * plan_strides knows it; NO_STRIDE elsewhere. */
+static int64_t warp_step(const struct emit *e)
+{
+   int64_t s = e->looping ? NO_STRIDE : e->wstep[e->seg];
+   return s == NO_STRIDE ? NO_STRIDE : (int32_t)(uint32_t)s;
+}
+
 /* How far the access of a block that does not loop moves in
  * 2^prefetch_shift warps where plan_strides knows its warp step (struct
  * lanes wstep; mod 2^32, so back or forth), the trips of other steps
@@ -1772,10 +1787,10 @@ static void prefetch_at(struct emit *e, int base, int32_t off, bool store)
  * where it is not known or no displacement reaches it. */
 static int64_t warps_ahead(const struct emit *e, uint32_t w)
 {
-   int64_t s = e->looping ? NO_STRIDE : e->wstep[e->seg];
-   if (s == NO_STRIDE)
+   int64_t step = warp_step(e);
+   if (step == NO_STRIDE)
       return NO_STRIDE;
-   int64_t step = (int32_t)(uint32_t)s, size = step < 0 ? -step : step;
+   int64_t size = step < 0 ? -step : step;
    uint8_t shift = 2;
    while (size && (size << shift) < 4096)
       shift++;
@@ -1804,7 +1819,7 @@ static void emit_prefetch(struct emit *e, uint32_t k, uint32_t w, bool store)
    int64_t ahead = warps_ahead(e, w);
    if (ahead != NO_STRIDE) {
       e->stepped++;
-      int64_t step = (int32_t)(uint32_t)e->wstep[e->seg];
+      int64_t step = warp_step(e);
       for (uint32_t off = 0; ahead && off < 4 * w; off += 64)
          prefetch_at(e, RAX, (int32_t)(ahead + off), store);
       for (uint32_t off = 0; ahead && w >= 32 && off < 4 * w; off += 64)
@@ -3088,14 +3103,13 @@ static void count_rcx(struct emit *e, size_t field)
    byte(e, 0x48), byte(e, 0x01), modrm(e, RCX, M(RDX, (int32_t)field));
 }
 
-/* insts and jit_insts += rcx * n; barrier_waits += rcx (ecx: warps that
- * ran the block to its BAR, n = its instructions up to it). */
+/* The instructions counted += rcx * n; barrier_waits += rcx (ecx: warps
+ * that ran the block to its BAR, n = its instructions up to it). */
 static void count_warps_at_bar(struct emit *e, uint32_t n)
 {
    count_rcx(e, offsetof(struct hw_cta, barrier_waits));
    byte(e, 0x69), modrm(e, RCX, R(RCX)), dword(e, n);   /* imul ecx, ecx, n */
-   count_rcx(e, offsetof(struct hw_cta, insts));
-   count_rcx(e, offsetof(struct hw_cta, jit_insts));
+   tally_rcx(e);
 }
 
 /* mov word [sweeping], 0: the sweep ends (and its chain). */
@@ -3151,8 +3165,7 @@ static void emit_fixup(struct emit *e, uint32_t start)
    byte(e, 0x41), byte(e, 0x8d), modrm(e, RCX, M(1, (int32_t)start));   /* lea ecx, [r9 + start] */
    byte(e, 0x89), modrm(e, RCX, M(RAX, (int32_t)offsetof(struct hw_warp, pc)));
    byte(e, 0x44), byte(e, 0x89), modrm(e, 1, R(RCX));            /* mov ecx, r9d */
-   count_rcx(e, offsetof(struct hw_cta, insts));
-   count_rcx(e, offsetof(struct hw_cta, jit_insts));
+   tally_rcx(e);
    byte(e, 0x41), byte(e, 0xb9), dword(e, HW_JIT_RESUME);        /* mov r9d */
    patch(e, unchained);
    patch(e, resumes);
