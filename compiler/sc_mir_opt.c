@@ -247,6 +247,56 @@ static bool eliminate_common(struct opt *o, uint32_t i)
    return replace_reads(o, i + 1, in->dst.value, o->mir->code[k].dst) > 0;
 }
 
+/* Whether instructions i and i + 1 write the two halves of one pair
+ * register, each from its own pure instruction (a buffer offset's 64-bit
+ * index * stride, sc_translate.c scaled64), the pair written nowhere
+ * else: its register. */
+static bool pair_def(const struct opt *o, uint32_t i, uint32_t *reg)
+{
+   const struct sc_mir *mir = o->mir;
+   if (i + 1 >= mir->count || o->leader[i + 1] || o->dead[i] || o->dead[i + 1])
+      return false;
+   const struct sc_minst *lo = &mir->code[i], *hi = &mir->code[i + 1];
+   if (!pure(lo) || !pure(hi) || !is_reg(lo->dst) || !is_reg(hi->dst) ||
+       lo->dst.value != hi->dst.value || lo->dst.part != 0 || hi->dst.part != 1 ||
+       mir->regs[lo->dst.value].size != 2 || reads(lo, lo->dst.value) ||
+       reads(hi, lo->dst.value))
+      return false;
+   *reg = lo->dst.value;
+   return true;
+}
+
+static bool same_inst(const struct sc_minst *p, const struct sc_minst *in)
+{
+   return p->op == in->op && p->mod == in->mod && p->imm == in->imm && same_opnd(p->a, in->a) &&
+          same_opnd(p->b, in->b) && same_opnd(p->c, in->c);
+}
+
+/* eliminate_common for a pair written half by half (pair_def) at i: an
+ * earlier pair of the block computed from the same, unchanged, sources. */
+static bool eliminate_common_pair(struct opt *o, uint32_t i)
+{
+   const struct sc_mir *mir = o->mir;
+   uint32_t r, e;
+   if (!pair_def(o, i, &r) || o->defs[r] != 2)
+      return false;
+   const struct sc_minst *lo = &mir->code[i], *hi = &mir->code[i + 1];
+   for (uint32_t k = i; k > 0 && !o->leader[k];) {
+      const struct sc_minst *p = &mir->code[--k];
+      if (!o->dead[k] && is_reg(p->dst) && (reads(lo, p->dst.value) || reads(hi, p->dst.value)))
+         return false;   /* a source changes here: earlier pairs read other values */
+      if (k + 2 > i || !pair_def(o, k, &e) || !same_inst(p, lo) || !same_inst(p + 1, hi) ||
+          (mir->regs[r].uniform && !mir->regs[e].uniform))
+         continue;
+      for (uint32_t j = k + 2; j < i; j++) {
+         if (!o->dead[j] && writes(&mir->code[j], e))
+            return false;
+      }
+      return replace_reads(o, i + 2, r, (struct sc_opnd){SC_REG, 0, e}) > 0;
+   }
+   return false;
+}
+
 /* The comparison that is false exactly where mod is true, or -1. Float
  * comparisons swap ordered and unordered, so NaN operands invert too. */
 static int inverse_comparison(uint16_t op, uint16_t mod)
@@ -512,7 +562,8 @@ static bool optimize_round(struct sc_mir *mir, struct sc_error *e)
             continue;
          changed |= fold_store_back(&o, i) || fold_negation(&o, i) || drop_final_return(&o, i);
          if (!o.dead[i])
-            changed |= propagate_copy(&o, i) | eliminate_common(&o, i);
+            changed |= propagate_copy(&o, i) | eliminate_common(&o, i) |
+                       eliminate_common_pair(&o, i);
       }
       changed |= remove_dead(&o);
       if (!changed)

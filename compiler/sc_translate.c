@@ -33,7 +33,15 @@ struct ptr {
     * a 64-bit base address; Workgroup, Private, Function: base is unused
     * and the address is the offset alone. */
    struct sc_opnd base;         /* a two-part register, or NONE */
-   struct sc_opnd offset;       /* 32-bit byte offset: register, immediate */
+   /* Workgroup, Private, Function: the 32-bit byte offset (register or
+    * immediate). Buffers: the constant part of the byte offset, always an
+    * immediate below 2^31, while dynamic indices sum into `dyn`. */
+   struct sc_opnd offset;
+   /* Buffers: the byte offset's dynamic part, a 64-bit two-part register
+    * (or NONE). Buffer addresses are 64-bit and SPIR-V's indices signed, so
+    * index * stride is computed in 64 bits from the sign-extended index: a
+    * 32-bit sum would wrap and could land in another allocation. */
+   struct sc_opnd dyn;
    /* Workgroup, Private, Function: a constant added to offset, kept apart
     * so that it goes into the memory instruction's offset field */
    uint32_t disp;
@@ -693,7 +701,8 @@ static struct ptr *ptr_new(struct tx *t, uint32_t id)
    return v->ptr;
 }
 
-/* offset += index * stride, as a register when either is dynamic. */
+/* offset += index * stride, as a register when either is dynamic (32-bit
+ * shared and private offsets). */
 static struct sc_opnd add_scaled(struct tx *t, struct sc_opnd offset, struct sc_opnd index,
                                  uint32_t stride)
 {
@@ -712,16 +721,68 @@ static bool is_buffer_storage(uint32_t storage)
           storage == SpvStorageClassPhysicalStorageBuffer;
 }
 
-/* p's address += index * stride. A shared or private address keeps its
- * constant part in disp: tile[k][x] with a constant k costs no add, and a
- * dynamic index one IMUL or IMAD (never an IMAD of two immediates, which
- * would take a register for one of them). */
-static void advance(struct tx *t, struct ptr *p, struct sc_opnd index, uint32_t stride)
+/* sext(index) * stride as a two-part register. A 32-bit index becomes the
+ * pair's halves with 32-bit instructions (a shift pair for a power of two,
+ * IMUL and IMULHI_S otherwise: stride < 2^31, so the signed high product
+ * is the 64-bit product's high half); a 64-bit index (a pair) is
+ * multiplied in 64 bits. */
+static struct sc_opnd scaled64(struct tx *t, struct sc_opnd index, bool index64, uint32_t stride)
 {
-   if (is_buffer_storage(p->storage)) {
-      p->offset = add_scaled(t, p->offset, index, stride);
+   uint32_t k = (uint32_t)__builtin_ctz(stride);
+   bool pow2 = (stride & (stride - 1)) == 0;
+   if (index64) {
+      if (stride == 1)
+         return index;
+      return pow2 ? alu64(t, ISA_OP_SHL64, 0, index, sc_imm(k))
+                  : alu64(t, ISA_OP_IMUL64, 0, index, sc_imm(stride));
+   }
+   if (stride == 1)
+      return alu64(t, ISA_OP_SEXT64, 0, index, sc_none());
+   struct sc_opnd d = sc_reg(new_reg(t, 2, opnd_uniform(t, index)));
+   if (pow2) {
+      emit(t, ISA_OP_SHL, 0, part_of(d, 0), index, sc_imm(k), sc_none());
+      emit(t, ISA_OP_SHR_S, 0, part_of(d, 1), index, sc_imm(32 - k), sc_none());
+   } else {
+      emit(t, ISA_OP_IMUL, 0, part_of(d, 0), index, sc_imm(stride), sc_none());
+      emit(t, ISA_OP_IMULHI_S, 0, part_of(d, 1), index, sc_imm(stride), sc_none());
+   }
+   return d;
+}
+
+/* A buffer pointer's offset += index * stride, in 64 bits (struct ptr dyn):
+ * a constant sum stays in the immediate while it is below 2^31. */
+static void buffer_advance(struct tx *t, struct ptr *p, struct sc_opnd index, bool index64,
+                           uint32_t stride)
+{
+   if (index.kind == SC_IMM) {
+      int64_t sum = (int64_t)p->offset.value + (int64_t)(int32_t)index.value * stride;
+      if (sum >= 0 && sum < INT64_C(0x80000000)) {
+         p->offset = sc_imm((uint32_t)sum);
+         return;
+      }
+      struct sc_opnd c = pair64(t, (uint64_t)sum);
+      p->dyn = p->dyn.kind == SC_REG ? alu64(t, ISA_OP_IADD64, 0, p->dyn, c) : c;
+      p->offset = sc_imm(0);
       return;
    }
+   struct sc_opnd s = scaled64(t, index, index64, stride);
+   p->dyn = p->dyn.kind == SC_REG ? alu64(t, ISA_OP_IADD64, 0, p->dyn, s) : s;
+}
+
+/* p's address += index * stride (index64: a 64-bit index, as a pair). A
+ * shared or private address keeps its constant part in disp: tile[k][x]
+ * with a constant k costs no add, and a dynamic index one IMUL or IMAD
+ * (never an IMAD of two immediates, which would take a register for one
+ * of them). */
+static void advance_by(struct tx *t, struct ptr *p, struct sc_opnd index, bool index64,
+                       uint32_t stride)
+{
+   if (is_buffer_storage(p->storage)) {
+      buffer_advance(t, p, index, index64, stride);
+      return;
+   }
+   if (index64)
+      index = part_of(index, 0);   /* shared and private offsets are 32-bit */
    if (p->offset.kind == SC_IMM) {
       p->disp += p->offset.value;
       p->offset = sc_imm(0);
@@ -735,24 +796,26 @@ static void advance(struct tx *t, struct ptr *p, struct sc_opnd index, uint32_t 
    }
 }
 
+static void advance(struct tx *t, struct ptr *p, struct sc_opnd index, uint32_t stride)
+{
+   advance_by(t, p, index, false, stride);
+}
+
 /* The 64-bit address of a buffer pointer's dynamic part, and the constant
  * displacement that goes into the instruction's offset field. */
 static struct sc_opnd buffer_address(struct tx *t, const struct ptr *p, uint32_t extra,
                                      uint32_t *imm)
 {
-   if (p->offset.kind == SC_IMM) {
-      uint64_t disp = (uint64_t)p->offset.value + extra;
-      if (disp < 0x80000000u) {
-         *imm = (uint32_t)disp;
-         return p->base;
-      }
+   struct sc_opnd a = p->base;
+   if (p->dyn.kind == SC_REG)
+      a = alu64(t, ISA_OP_IADD64, 0, a, p->dyn);
+   uint64_t disp = (uint64_t)p->offset.value + extra;
+   if (disp < 0x80000000u) {
+      *imm = (uint32_t)disp;
+      return a;
    }
-   struct sc_opnd off = p->offset;
-   if (off.kind == SC_IMM)
-      off = alu(t, ISA_OP_MOV, 0, off, sc_none(), sc_none());
-   struct sc_opnd wide = alu64(t, ISA_OP_ZEXT64, 0, off, sc_none());
-   *imm = extra;
-   return alu64(t, ISA_OP_IADD64, 0, p->base, wide);
+   *imm = 0;
+   return alu64(t, ISA_OP_IADD64, 0, a, pair64(t, disp));
 }
 
 /* The 32-bit address of a shared/private pointer plus a displacement:
@@ -861,11 +924,24 @@ static uint32_t guard_begin(struct tx *t, const struct ptr *p, uint32_t extent)
 {
    if (!t->o->robust_buffer_access || p->range.kind != SC_REG || !is_buffer_storage(p->storage))
       return UINT32_MAX;
-   struct sc_opnd limit = part_of(p->range, 0);   /* ranges are below 4 GiB */
-   struct sc_opnd below = alu(t, ISA_OP_ICMP, ISA_ICMP_LE_U, p->offset, limit, sc_none());
-   struct sc_opnd room = alu(t, ISA_OP_ISUB, 0, limit, p->offset, sc_none());
-   struct sc_opnd fits = alu(t, ISA_OP_ICMP, ISA_ICMP_GE_U, room, sc_imm(extent), sc_none());
-   struct sc_opnd ok = alu(t, ISA_OP_AND, 0, below, fits, sc_none());
+   /* Robust buffer access (VkPhysicalDeviceFeatures): "Accesses to
+    * buffers are bounds-checked against the range of the buffer
+    * descriptor", so the whole access, [offset, offset + extent), must lie
+    * in [0, range): both compared in 64 bits, a negative offset (a
+    * sign-extended index) as a huge unsigned one. */
+   struct sc_opnd start = p->dyn, ok;
+   if (start.kind == SC_REG) {
+      if (p->offset.value)
+         start = alu64(t, ISA_OP_IADD64, 0, start, sc_imm(p->offset.value));
+      struct sc_opnd below = alu(t, ISA_OP_ICMP64, ISA_ICMP_LE_U, start, p->range, sc_none());
+      struct sc_opnd room = alu64(t, ISA_OP_ISUB64, 0, p->range, start);
+      struct sc_opnd fits = alu(t, ISA_OP_ICMP64, ISA_ICMP_GE_U, room, sc_imm(extent), sc_none());
+      ok = alu(t, ISA_OP_AND, 0, below, fits, sc_none());
+   } else {
+      /* offset + extent < 2^32: a descriptor's range is below 4 GiB */
+      struct sc_opnd limit = part_of(p->range, 0);
+      ok = alu(t, ISA_OP_ICMP, ISA_ICMP_GE_U, limit, sc_imm(p->offset.value + extent), sc_none());
+   }
    uint32_t skip = new_label(t);
    open_construct(t, (struct construct){.kind = CK_SELECTION, .merge = UINT32_MAX, .restore_label = skip});
    emit_flow(t, ISA_OP_IF, ok, skip, 0);
@@ -925,7 +1001,7 @@ static void load(struct tx *t, const struct ptr *p, uint32_t type, struct sc_opn
       addr = local_address(t, p, 0, &base_imm);
    /* Push constants stay put during a dispatch, and the root table holds
     * them all: a constant offset is always in bounds. */
-   bool invariant = p->storage == SpvStorageClassPushConstant && p->offset.kind == SC_IMM;
+   bool invariant = p->storage == SpvStorageClassPushConstant && p->dyn.kind != SC_REG;
    for (uint32_t i = 0; i < n; i++) {
       struct tinfo s = scalar_at(t, type, i);
       struct sc_minst *in = emit(t, op, is64(&s) ? 2 : 1, regs[i], addr, sc_none(), sc_none());
@@ -1027,6 +1103,7 @@ static void load_descriptor(struct tx *t, struct ptr *p, struct sc_opnd set_va,
    p->base = va;
    p->range = range;
    p->offset = sc_imm(0);
+   p->dyn = sc_none();
 }
 
 /* A buffer variable (StorageBuffer, Uniform): its set's address, and for a
@@ -1433,8 +1510,28 @@ static struct sc_opnd index_operand(struct tx *t, uint32_t id)
    struct tinfo ti = type_of(t, idp(t, id)->type);
    struct sc_opnd i = get1(t, id, 0);
    if (is64(&ti))
-      i = part_of(i, 0);   /* offsets are 32-bit: buffers are at most 4 GiB */
+      i = part_of(i, 0);   /* a descriptor or vector component: anything larger is out of range */
    return i;
+}
+
+/* p += index * stride, index being value id: a 64-bit index whole (as a
+ * pair), unless it is a constant that fits in 32 bits. */
+static void step_index(struct tx *t, struct ptr *p, uint32_t id, uint32_t stride)
+{
+   const struct sc_id *d = idp(t, id);
+   struct tinfo ti = type_of(t, d->type);
+   if (!is64(&ti)) {
+      advance(t, p, get1(t, id, 0), stride);
+      return;
+   }
+   if (d->opcode == SpvOpConstant && sc_len(t->m, d->def) == 5) {
+      uint64_t v = arg(t, d->def, 3) | (uint64_t)arg(t, d->def, 4) << 32;
+      if ((int64_t)v == (int32_t)v) {
+         advance(t, p, sc_imm((uint32_t)v), stride);
+         return;
+      }
+   }
+   advance_by(t, p, get1(t, id, 0), true, stride);
 }
 
 /* Whether id is `x + c` with c a 32-bit value known at compile time (a
@@ -1462,7 +1559,7 @@ static void step_by_index(struct tx *t, struct ptr *p, uint32_t index_id, uint32
       p->disp += c * stride;
       index_id = x;
    }
-   advance(t, p, index_operand(t, index_id), stride);
+   step_index(t, p, index_id, stride);
 }
 
 static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t index_id)
@@ -1508,7 +1605,7 @@ static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t inde
       return;
    case TK_VECTOR: {
       uint32_t step = p->vector_stride ? p->vector_stride : scalar_bytes(t, ti.elem);
-      advance(t, p, index_operand(t, index_id), step);
+      step_index(t, p, index_id, step);
       p->vector_stride = 0;
       *type = ti.elem;
       return;
@@ -1518,10 +1615,10 @@ static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t inde
       uint32_t sb = scalar_bytes(t, col.elem);
       uint32_t stride = p->explicit_layout ? p->matrix_stride : sb * col.count;
       if (p->explicit_layout && p->row_major) {
-         advance(t, p, index_operand(t, index_id), sb);
+         step_index(t, p, index_id, sb);
          p->vector_stride = stride;
       } else {
-         advance(t, p, index_operand(t, index_id), stride);
+         step_index(t, p, index_id, stride);
       }
       *type = ti.elem;
       return;
@@ -1541,7 +1638,7 @@ static void access_chain(struct tx *t, uint32_t at, bool ptr_chain)
       uint32_t stride = idp(t, idp(t, arg(t, at, 3))->type)->array_stride;
       if (!stride)
          stride = scalar_bytes(t, type) * components(t, type);
-      advance(t, &p, index_operand(t, arg(t, at, 4)), stride);
+      step_index(t, &p, arg(t, at, 4), stride);
       first = 5;
    }
    for (uint32_t i = first; i < len; i++)

@@ -7,6 +7,8 @@
  */
 #include "hw_jit.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hw_bits.h"
@@ -56,7 +59,8 @@ bool hw_jit_supported(void)
 #define MAX_INDICES 4u /* a loop's indices whose stride a block checks at its entry */
 #define MAX_TILES 4u   /* invariant LDS address registers a block checks at its entry */
 /* What is known of a pair's high halves (struct lanes hi, struct emit hi_known). */
-enum { HI_LANES = -1, HI_UNIFORM = -2, HI_ENDS = -3, HI_CHUNK_ENDS = -4 };
+enum { HI_LANES = -1, HI_UNIFORM = -2, HI_ENDS = -3, HI_CHUNK_ENDS = -4, HI_SEXT = -5,
+       HI_CHUNK_SEXT = -6 };
 /* A tile whose whole warp's offsets are consecutive (emit_tile_kinds):
  * kind 2 (rows, bit 1) with bit 2 set, so that the rows' code takes it
  * too (emit_tile_load, and emit_fused masking bit 2). */
@@ -3508,7 +3512,19 @@ static int64_t result_stride(const struct isa_inst *in, const int64_t *src)
  * low halves wrap): lanes 0 and W-1 agree only if all do. HI_CHUNK_ENDS:
  * the same in each chunk of 8 lanes (its first and last agree only if all
  * do, where its low halves do not wrap), from a summand whose low halves
- * have cstride s, 0 <= 7 * s <= 2^31. HI_LANES when nothing is known.
+ * have cstride s, 0 <= 7 * s <= 2^31. HI_SEXT: the pair holds sext(x) << k
+ * (SEXT64, or SHL by k then SHR_S by 32 - k of one x: a buffer offset,
+ * compiler/sc_translate.c scaled64) for an x whose lanes have stride s,
+ * 0 <= s * (W - 1) <= 2^31; a sum of it and a uniform pair is HI_ENDS
+ * (sum_high), which no access reads of the pair itself. Why: x's signed
+ * values step by s, or once at most by s - 2^32 (past INT_MAX), so the
+ * sum's lanes step by s << k or (s - 2^32) << k; where the access finds
+ * its low halves 4 apart without wrapping, s << k = 4 + m * 2^32, so the
+ * high halves step by m, or once by m - 2^k: they all agree when lanes 0
+ * and W-1 do, (W - 1) * m being 0 or odd times m, never 2^k.
+ * HI_CHUNK_SEXT: the same for x's cstride s, 0 <= 7 * s <= 2^31, and each
+ * chunk of 8 lanes (a sum: HI_CHUNK_ENDS). HI_LANES when nothing is
+ * known.
  * cstride[r]: the stride within each chunk (lane 8c + j holds lane 8c's +
  * j * cstride, mod 2^32): a tile's row in a 16-wide workgroup (the local
  * index & 15) is consecutive in every chunk, not across a warp of 32. */
@@ -3519,6 +3535,10 @@ struct lanes {
    int8_t hi[ISA_MAX_VREGS];
    int64_t wstep[ISA_MAX_VREGS];
    uint64_t uinv[ISA_MAX_UREGS / 64];
+   /* the instruction before, if `shl v<shl_dst>, v<shl_src>, #shl_k`
+    * (HI_SEXT); shl_k 0 otherwise */
+   uint16_t shl_dst, shl_src;
+   uint8_t shl_k;
 };
 
 /* struct lanes wstep[r]: lane l of r in warp k + 1 of a CTA holds lane l's
@@ -3562,6 +3582,10 @@ static bool sum_high(const struct lanes *l, const int64_t *strides, const struct
       int64_t sv = strides[r];
       if (r + 1 < ISA_MAX_VREGS && l->hi[r + 1] == HI_UNIFORM && sv >= 0 &&
           sv * (int64_t)(lanes - 1) <= INT64_C(1) << 31)
+         return true;
+      /* their conditions were checked at SEXT64 or SHR_S (sext_lanes) */
+      if (r + 1 < ISA_MAX_VREGS && (l->hi[r + 1] == HI_SEXT ||
+                                    (l->hi[r + 1] == HI_CHUNK_SEXT && strides == l->cstride)))
          return true;
    }
    return false;
@@ -3651,6 +3675,33 @@ static void uniform_lanes(const struct isa_inst *in, int64_t step, struct lanes 
       l->uinv[u] = alike ? l->uinv[u] | written[u] : l->uinv[u] & ~written[u];
 }
 
+/* HI_SEXT (struct lanes) after an instruction: SEXT64 of a vector x, or
+ * SHR_S by 32 - k of x right after SHL by k of x into the register below,
+ * where x's stride s has 0 <= s * (W - 1) <= 2^31; and the SHL record. */
+static bool stride_fits(int64_t s, uint32_t lanes)
+{
+   return s != NO_STRIDE && s >= 0 && s * (int64_t)(lanes - 1) <= INT64_C(1) << 31;
+}
+
+static void sext_lanes(const struct isa_inst *in, struct lanes *l, int64_t sx, int64_t cx,
+                       uint32_t w)
+{
+   bool vx = isa_opnd_kind(in->a) == ISA_OPND_VREG && isa_opnd_kind(in->dst) == ISA_OPND_VREG;
+   uint32_t x = isa_opnd_index(in->a), d = isa_opnd_index(in->dst);
+   int8_t known = stride_fits(sx, w) ? HI_SEXT : stride_fits(cx, 8) ? HI_CHUNK_SEXT : HI_LANES;
+   bool imm = isa_opnd_kind(in->b) == ISA_OPND_IMM;
+   uint32_t h = in->op == ISA_OP_SEXT64 ? d + 1 : d;
+   bool sext = in->op == ISA_OP_SEXT64 ||
+               (in->op == ISA_OP_SHR_S && imm && l->shl_k && in->imm == 32u - l->shl_k &&
+                (uint32_t)l->shl_dst + 1 == d && l->shl_src == x);
+   /* (HI_UNIFORM, from a source of stride 0, says more) */
+   if (vx && sext && h < ISA_MAX_VREGS && l->hi[h] == HI_LANES)
+      l->hi[h] = known;
+   bool shl = vx && in->op == ISA_OP_SHL && imm && in->imm >= 1 && in->imm <= 31 && x != d;
+   l->shl_dst = (uint16_t)d, l->shl_src = (uint16_t)x;
+   l->shl_k = shl ? (uint8_t)in->imm : 0;
+}
+
 /* The lanes of the vector registers an instruction writes (a pair's high
  * half: stride 0 for ZEXT64's, else known only from uniform sources). */
 static void inst_lanes(const struct isa_inst *in, struct lanes *l, uint32_t w)
@@ -3685,7 +3736,8 @@ static void inst_lanes(const struct isa_inst *in, struct lanes *l, uint32_t w)
    /* A high half known by its low half's sum no longer is once that is
     * written. */
    for (uint32_t r = 0; r + 1 < ISA_MAX_VREGS; r++) {
-      if (hw_bit_test(written, r) && (l->hi[r + 1] == HI_ENDS || l->hi[r + 1] == HI_CHUNK_ENDS))
+      if (hw_bit_test(written, r) && (l->hi[r + 1] == HI_ENDS || l->hi[r + 1] == HI_CHUNK_ENDS ||
+                                      l->hi[r + 1] == HI_SEXT || l->hi[r + 1] == HI_CHUNK_SEXT))
          l->hi[r + 1] = HI_LANES;
    }
    uint32_t dst = UINT32_MAX;
@@ -3702,6 +3754,7 @@ static void inst_lanes(const struct isa_inst *in, struct lanes *l, uint32_t w)
    }
    if (ends != HI_LANES && dst != UINT32_MAX && dst + 1 < ISA_MAX_VREGS)
       l->hi[dst + 1] = ends;
+   sext_lanes(in, l, src[0], csrc[0], w);
 }
 
 /* *indices = the registers every write of which in the block adds a
@@ -3756,6 +3809,7 @@ static void strides_pass(struct emit *e, const struct hw_dinst *code, const stru
       consecutive[k] = stride == 4;
       uint32_t a = isa_opnd_index(in->a);
       int8_t hi = a + 1 < ISA_MAX_VREGS ? l.hi[a + 1] : HI_LANES;
+      hi = hi == HI_SEXT || hi == HI_CHUNK_SEXT ? HI_LANES : hi;   /* of sums only */
       /* HI_CHUNK_ENDS says nothing of the whole warp */
       hi_known[k] = stride != NO_STRIDE && hi != HI_CHUNK_ENDS ? hi : HI_LANES;
       if (!indexed) {
@@ -3766,7 +3820,8 @@ static void strides_pass(struct emit *e, const struct hw_dinst *code, const stru
       }
       if (g->kind == SEG_ENDIF) {
          for (uint32_t r = 0; r < ISA_MAX_VREGS; r++) {
-            bool sum = l.hi[r] == HI_ENDS || l.hi[r] == HI_CHUNK_ENDS;
+            bool sum = l.hi[r] == HI_ENDS || l.hi[r] == HI_CHUNK_ENDS || l.hi[r] == HI_SEXT ||
+                       l.hi[r] == HI_CHUNK_SEXT;
             bool forget = hw_bit_test(body, r) || (sum && r > 0 && hw_bit_test(body, r - 1));
             l.stride[r] = hw_bit_test(body, r) ? NO_STRIDE : l.stride[r];
             l.cstride[r] = hw_bit_test(body, r) ? NO_STRIDE : l.cstride[r];
@@ -4558,33 +4613,66 @@ static bool compile_runs(const struct hw_dinst *code, uint32_t n, uint32_t w, st
    return ok && !e->oom;
 }
 
+/* The perf map's descriptor for this process, opened at its first use: a
+ * new file (O_EXCL), or one that an earlier process with the same pid
+ * left, truncated (it would name wrong code). /tmp is everyone's, so the
+ * path is never followed through a symbolic link (O_NOFOLLOW) and a file
+ * that is not a regular file of this user, with one link and writable by
+ * nobody else, is refused: a planted file or link must not get the
+ * process's writes. -1 when refused. */
+static int open_perf_map(const char *path)
+{
+   int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+   bool created = fd >= 0;
+   if (fd < 0 && errno == EEXIST)
+      fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+   if (fd < 0)
+      return -1;
+   struct stat st;
+   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+       st.st_nlink != 1 || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 ||
+       (!created && ftruncate(fd, 0) != 0)) {
+      close(fd);
+      return -1;
+   }
+   return fd;
+}
+
 /* Appends the blocks' names to /tmp/perf-<pid>.map (perf's own format,
  * tools/perf/Documentation/jit-interface.txt: "START SIZE symbolname" in
  * hex), one line per block; a block ends where the next one starts. The
- * process's first write truncates the file: one left by an earlier
- * process with the same pid would name wrong code. The lock keeps two
+ * file stays open for the process (open_perf_map); the lock keeps two
  * programs' lines whole. */
 static void write_perf_map(const struct hw_jit *j, const struct pending *at, uint32_t count,
                            size_t len, uint32_t w, uint64_t id)
 {
    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-   static pid_t written_by;   /* a fork starts its own file */
+   static pid_t opened_by;   /* a fork starts its own file */
+   static int fd = -1;
    char path[64];
    snprintf(path, sizeof(path), "/tmp/perf-%ld.map", (long)getpid());
    pthread_mutex_lock(&lock);
-   FILE *f = fopen(path, written_by == getpid() ? "a" : "w");
-   if (f) {
-      written_by = getpid();
-      for (uint32_t i = 0; i < count; i++) {
-         size_t end = i + 1 < count ? at[i + 1].offset : len;
-         fprintf(f, "%" PRIxPTR " %zx softgpu_p%" PRIu64 "_w%u_pc%u\n",
-                 (uintptr_t)j->mem + at[i].offset, end - at[i].offset, id, w, at[i].pc);
+   if (opened_by != getpid()) {
+      if (fd >= 0)
+         close(fd);   /* the parent's */
+      fd = open_perf_map(path);
+      opened_by = getpid();
+      if (fd < 0)
+         SG_LOG(SG_LOG_WARN, SG_AREA_EU,
+                "SOFTGPU_PERF_MAP: %s is not a new file nor a regular file of this user that "
+                "only it can write, with one link; not writing it", path);
+   }
+   for (uint32_t i = 0; fd >= 0 && i < count; i++) {
+      char line[128];
+      size_t end = i + 1 < count ? at[i + 1].offset : len;
+      int n = snprintf(line, sizeof(line), "%" PRIxPTR " %zx softgpu_p%" PRIu64 "_w%u_pc%u\n",
+                       (uintptr_t)j->mem + at[i].offset, end - at[i].offset, id, w, at[i].pc);
+      if (n > 0 && write(fd, line, (size_t)n) != n) {
+         SG_LOG(SG_LOG_WARN, SG_AREA_EU, "SOFTGPU_PERF_MAP: cannot append to %s", path);
+         break;
       }
-      fclose(f);
    }
    pthread_mutex_unlock(&lock);
-   if (!f)
-      SG_LOG(SG_LOG_WARN, SG_AREA_EU, "SOFTGPU_PERF_MAP: cannot append to %s", path);
 }
 
 /* e->addresses gets the address register (pair) of an access in. */

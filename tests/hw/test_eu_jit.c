@@ -69,7 +69,10 @@
  * - the inputs are the edge values: zero, negative zero, denormals,
  *   infinities, NaN, INT_MIN, INT_MAX, shift counts past 31, all ones.
  */
+#include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "eut.h"
@@ -1054,6 +1057,41 @@ static void test_lane_strides(void)
 }
 
 /*
+ * Buffer offsets as the compiler forms them (compiler/sc_translate.c
+ * scaled64): the pair sext(x) << k, as SHL by k and SHR_S by 32 - k of x
+ * into its halves or SEXT64, added to a uniform base (here 4 KiB into the
+ * buffer, so negative offsets stay inside it). The analysis knows such a
+ * sum's high halves agree when lane 0's and lane W-1's do (HI_SEXT); the
+ * offsets here are negative in some lanes and positive in others, whole
+ * warps of each, and rows of 16 (consecutive in chunks of 8 only); and
+ * look-alikes that are not a sign extension (a shift pair that does not
+ * match, an SHL that overwrites x). Results are the interpreter's.
+ */
+static void test_sign_extended_offsets(void)
+{
+   static const char *const cases[][3] = {
+      {"the global index, shifted", "shl v20, v1, #2\nshr_s v21, v1, #30\n"},
+      {"the global index * 4, sign-extended", "shl v19, v1, #2\nsext64 v20, v19\n"},
+      {"the global index - 200", "iadd v18, v1, #0xffffff38\nshl v20, v18, #2\n"
+                                 "shr_s v21, v18, #30\n"},
+      {"the global index - 60: a warp across zero", "iadd v18, v1, #0xffffffc4\n"
+                                                    "shl v20, v18, #2\nshr_s v21, v18, #30\n"},
+      {"rows of 16, 64 words apart", "and v18, v0, #15\nshr_u v17, v0, #4\nshl v17, v17, #6\n"
+                                     "iadd v18, v18, v17\nshl v20, v18, #2\nshr_s v21, v18, #30\n"},
+      {"the global index * 2, shifted", "shl v20, v1, #3\nshr_s v21, v1, #29\n"},
+      {"a shift pair that does not match", "shl v20, v1, #2\nshr_s v21, v1, #29\n"},
+      {"x overwritten by its shift", "mov v20, v1\nshl v20, v20, #2\nshr_s v21, v20, #30\n"},
+   };
+   cases_as_interpreted(same_memory_as_interpreted,
+                        ".warp %u\nldr.b64 u0 +0\nldr.b64 u2 +8\n" GLOBAL_INDEX
+                        "iadd64 u4, u0, #4096\n%s%s"
+                        "iadd64 v22, v20, u4\nldg.b32 v24, v22\n"
+                        "shl v26, v1, #2\nzext64 v28, v26\niadd64 v28, v28, u2\n"
+                        "stg.b32 _, v28, v24\nexit\n",
+                        cases, EDGES(cases));
+}
+
+/*
  * A block that does not loop prefetches a global access at a displacement
  * from its address where the analysis knows how far the next warp's is
  * (jit_stepped counts them): from the global index, the lane alone (0:
@@ -1759,15 +1797,21 @@ static void test_compiled_loop_watchdog(void)
  * of the program ("START SIZE softgpu_p<id>_w<w>_pc<pc>", perf's format):
  * as many as jit_blocks counts, in pc order, each block starting where the
  * one before ends. */
+/* A GPU whose compiled blocks go to the perf map. */
+static void init_perf_map(struct eut *t)
+{
+   struct hw_gpu_config cfg;
+   eut_config(&cfg);
+   cfg.jit_perf_map = true;
+   eut_init(t, &cfg);
+}
+
 static void test_perf_map(void)
 {
    if (!jit_expected())
       return;
-   struct hw_gpu_config cfg;
-   eut_config(&cfg);
-   cfg.jit_perf_map = true;
    struct eut t;
-   eut_init(&t, &cfg);
+   init_perf_map(&t);
    uint64_t prog = eut_program(&t, ".warp 16\n"
                                    "s2r.local_index v0\nmov v1, #0\nmov u0, #4\n"
                                    "h: iadd v1, v1, v0\n   iadd u0, u0, #-1\n   bra_u _, u0 @h\n"
@@ -1799,6 +1843,85 @@ static void test_perf_map(void)
    HWT_CHECK(blocks > 1 && lines == blocks, "%llu lines name the program's blocks, %llu compiled",
              (unsigned long long)lines, (unsigned long long)blocks);
    eut_fini(&t);
+}
+
+/* Runs test_perf_map's program with jit_perf_map on (in a child). */
+static void run_with_perf_map(void)
+{
+   struct eut t;
+   init_perf_map(&t);
+   uint64_t prog = eut_program(&t, ".warp 16\ns2r.local_index v0\nmov v1, #0\n"
+                                   "iadd v1, v1, v0\nfmul v2, v1, v1\nmembar\nexit\n");
+   eut_run(&t, &(struct eut_launch){.program = prog, .grid = {1}, .size = {32}}, "perf map");
+   eut_fini(&t);
+}
+
+static bool file_is(const char *path, const char *text)
+{
+   char buf[64] = {0};
+   int fd = open(path, O_RDONLY);
+   ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+   if (fd >= 0)
+      close(fd);
+   return n == (ssize_t)strlen(text) && memcmp(buf, text, (size_t)n) == 0;
+}
+
+/*
+ * /tmp/perf-<pid>.map is in a directory everyone writes: what another user
+ * planted there must not get the process's writes. In a child (its own
+ * pid, before it starts any thread), with the path made beforehand: a
+ * symbolic link to a victim file, a hard link to it, or a file others may
+ * write: the victim and the planted file are unchanged. A stale map of
+ * this user's (0600, one link) is truncated and rewritten.
+ */
+static void test_perf_map_planted(void)
+{
+   if (!jit_expected())
+      return;
+   static const char *const kinds[] = {"symlink", "hardlink", "writable", "stale"};
+   char victim[] = "/tmp/softgpu-victim-XXXXXX";
+   int vfd = mkstemp(victim);
+   HWT_CHECK(vfd >= 0 && write(vfd, "victim\n", 7) == 7, "cannot make %s", victim);
+   close(vfd);
+   for (size_t k = 0; k < EDGES(kinds); k++) {
+      fflush(NULL);
+      pid_t pid = fork();
+      if (pid == 0) {
+         char path[64];
+         snprintf(path, sizeof(path), "/tmp/perf-%ld.map", (long)getpid());
+         unlink(path);
+         int ok = 1, fd;
+         if (k == 0)
+            ok = symlink(victim, path) == 0;
+         else if (k == 1)
+            ok = link(victim, path) == 0;
+         else if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600)) >= 0)
+            ok = write(fd, "planted\n", 8) == 8 && fchmod(fd, k == 2 ? 0666 : 0600) == 0 &&
+                 close(fd) == 0;
+         else
+            ok = 0;
+         if (!ok)
+            _exit(3);
+         run_with_perf_map();
+         bool kept = file_is(victim, "victim\n") &&
+                     (k != 2 || file_is(path, "planted\n")) &&
+                     (k != 3 || !file_is(path, "planted\n"));
+         bool named = false;   /* the stale map now names the program's blocks */
+         char line[128] = {0};
+         if (k == 3 && (fd = open(path, O_RDONLY)) >= 0) {
+            named = read(fd, line, sizeof(line) - 1) > 0 && strstr(line, "softgpu_p");
+            close(fd);
+         }
+         unlink(path);
+         _exit(kept && (k != 3 || named) ? 0 : 1);
+      }
+      int status = -1;
+      HWT_CHECK(pid > 0 && waitpid(pid, &status, 0) == pid, "fork");
+      HWT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                "perf map over a planted %s: status %d (1: a file changed; 3: not planted)",
+                kinds[k], status);
+   }
+   unlink(victim);
 }
 
 /* The line of a fault report naming the warp, lane, pc and instruction. */
@@ -2072,6 +2195,7 @@ static void test_root_window_faults(void)
 
 int main(void)
 {
+   HWT_RUN(test_perf_map_planted);   /* first: its children fork a process with no thread */
    HWT_RUN(test_random_programs);
    HWT_RUN(test_faults_as_interpreted);
    HWT_RUN(test_root_window_faults);
@@ -2084,6 +2208,7 @@ int main(void)
    HWT_RUN(test_reused_addresses);
    HWT_RUN(test_loads_by_reference);
    HWT_RUN(test_lane_strides);
+   HWT_RUN(test_sign_extended_offsets);
    HWT_RUN(test_warp_steps);
    HWT_RUN(test_loop_indices);
    HWT_RUN(test_prefix_facts);
