@@ -3377,6 +3377,20 @@ static void instruction(struct tx *t, uint32_t at)
       release(&a);
       return;
    }
+   case SpvOpAny:
+   case SpvOpAll: {
+      /* OpAny: "true if any component of Vector is true"; OpAll: "if all
+       * components are true" (SPIR-V 3.42.15, Relational and Logical
+       * Instructions). Booleans are 0 or 1: OR or AND them. */
+      struct operands a = operand(t, arg(t, at, 3));
+      enum isa_op fold_op = sc_op(t->m, at) == SpvOpAny ? ISA_OP_OR : ISA_OP_AND;
+      struct sc_opnd r = a.n ? a.c[0] : sc_imm(0);
+      for (uint32_t i = 1; i < a.n; i++)
+         r = alu(t, fold_op, 0, r, a.c[i], sc_none());
+      release(&a);
+      assign(t, arg(t, at, 2), arg(t, at, 1), &r, 1);
+      return;
+   }
    case SpvOpSelect: select_op(t, at); return;
    case SpvOpConvertFToU: float_to_int(t, at, false); return;
    case SpvOpConvertFToS: float_to_int(t, at, true); return;
