@@ -2898,8 +2898,18 @@ static void subgroup_arith(struct tx *t, uint32_t at)
    }
    struct operands a = operand(t, arg(t, at, 5));
    struct val *v = result(t, id, type);
-   for (uint32_t i = 0; i < v->n; i++)
-      emit(t, op, mod, v->comp[i], a.c[i], sc_none(), sc_none());
+   /* An exclusive scan's first lane gets the identity: all ones for AND,
+    * which is no boolean (booleans are 0 or 1); true is 1. */
+   bool bool_and = s.kind == TK_BOOL && rop == ISA_RED_AND && (mod & ISA_SCAN_EXCLUSIVE);
+   for (uint32_t i = 0; i < v->n; i++) {
+      if (!bool_and) {
+         emit(t, op, mod, v->comp[i], a.c[i], sc_none(), sc_none());
+         continue;
+      }
+      struct sc_opnd scan = sc_reg(new_reg(t, 1, opnd_uniform(t, a.c[i])));
+      emit(t, op, mod, scan, a.c[i], sc_none(), sc_none());
+      emit(t, ISA_OP_AND, 0, v->comp[i], scan, sc_imm(1), sc_none());
+   }
    release(&a);
 }
 

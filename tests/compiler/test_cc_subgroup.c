@@ -179,6 +179,10 @@ static void subgroup_ref(const uint32_t *in, uint32_t i, struct sct_want *want)
    want[39] = sct_u(reduce(&w, R_SMAX, 0, 64, UINT32_MAX, 0));
    want[40] = sct_u(W == 64 ? (uint32_t)(~lt >> 32) : 0);
    want[41] = sct_u(W == 64 ? (uint32_t)(le >> 32) : 0);
+   bool e = true;
+   for (uint32_t k = 0; k < lane; k++)
+      e = e && (!w.active[k] || (w.x[k] & 1));
+   want[42] = sct_b(e != ((x & 2) != 0));
    (void)in;
 }
 
@@ -190,7 +194,7 @@ static const char *const subgroup_names[] = {
    "ballotInclusiveBitCount", "ballotExclusiveBitCount", "ballotFindLSB", "ballotFindMSB",
    "ballotBitExtract", "inverseBallot", "add(float)", "inclusiveMax", "EqMask.x", "LtMask.x",
    "GeMask.x", "GtMask.x", "add/or in if/else", "add in divergent loop", "exclusiveMin",
-   "max(int)", "GeMask.y", "LeMask.y"};
+   "max(int)", "GeMask.y", "LeMask.y", "exclusiveAnd(bool)"};
 
 /* feat_clustered: subgroupClusteredAdd(x, 4) and subgroupQuadSwapHorizontal(x). */
 static void clustered_ref(const uint32_t *in, uint32_t i, struct sct_want *want)
@@ -267,7 +271,7 @@ int main(int argc, char **argv)
    (void)argc;
    (void)argv;
    static const struct sct_map m =
-      SCT_MAP("subgroup", 1, 42, subgroup_init, subgroup_ref, subgroup_names);
+      SCT_MAP("subgroup", 1, 43, subgroup_init, subgroup_ref, subgroup_names);
    struct sct s;
    sct_init(&s);
    run_matrix(&s, &m);

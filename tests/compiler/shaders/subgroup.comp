@@ -8,7 +8,7 @@
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
 #define INS 1
-#define OUTS 42
+#define OUTS 43
 #include "map.glsl"
 
 void main()
@@ -69,4 +69,7 @@ void main()
    oi(39, subgroupMax(int(x)));
    ou(40, gl_SubgroupSize == 64u ? gl_SubgroupGeMask.y : 0u);
    ou(41, gl_SubgroupSize == 64u ? gl_SubgroupLeMask.y : 0u);
+   // a boolean exclusive AND: true (1) in the first lane, compared as a bool
+   bool e = subgroupExclusiveAnd((x & 1u) != 0u);
+   ou(42, uint(e != ((x & 2u) != 0u)));
 }
