@@ -2935,6 +2935,18 @@ static struct sc_opnd ballot_bit(struct tx *t, const struct operands *mask, stru
    return alu(t, ISA_OP_AND, 0, sh, sc_imm(1), sc_none());
 }
 
+/* A ballot's words 0 and 1 with only the subgroup's bits: "Only the
+ * bits that correspond to invocations in the subgroup are used"
+ * (OpGroupNonUniformBallotBitCount, FindLSB, FindMSB); the subgroup is the
+ * warp, so W bits (words 2 and 3 never count: W <= 64). */
+static void subgroup_words(struct tx *t, const struct operands *mask, struct sc_opnd *w0,
+                           struct sc_opnd *w1)
+{
+   uint32_t w = t->o->warp_width;
+   *w0 = w >= 32 ? mask->c[0] : alu(t, ISA_OP_AND, 0, mask->c[0], sc_imm((1u << w) - 1), sc_none());
+   *w1 = w >= 64 ? mask->c[1] : sc_imm(0);
+}
+
 static void subgroup(struct tx *t, uint32_t at)
 {
    uint16_t op = sc_op(t->m, at);
@@ -3012,7 +3024,8 @@ static void subgroup(struct tx *t, uint32_t at)
    case SpvOpGroupNonUniformBallotBitCount: {
       uint32_t group_op = arg(t, at, 4);
       struct operands mask = operand(t, arg(t, at, 5));
-      struct sc_opnd w0 = mask.c[0], w1 = mask.c[1];
+      struct sc_opnd w0, w1;
+      subgroup_words(t, &mask, &w0, &w1);
       if (group_op != SpvGroupOperationReduce) {
          uint32_t bi = group_op == SpvGroupOperationInclusiveScan ? SpvBuiltInSubgroupLeMask
                                                                   : SpvBuiltInSubgroupLtMask;
@@ -3028,17 +3041,18 @@ static void subgroup(struct tx *t, uint32_t at)
    case SpvOpGroupNonUniformBallotFindLSB:
    case SpvOpGroupNonUniformBallotFindMSB: {
       struct operands mask = operand(t, arg(t, at, 4));
-      struct sc_opnd r;
+      struct sc_opnd r, w0, w1;
+      subgroup_words(t, &mask, &w0, &w1);
       if (op == SpvOpGroupNonUniformBallotFindLSB) {
-         struct sc_opnd any = alu(t, ISA_OP_ICMP, ISA_ICMP_NE, mask.c[0], sc_imm(0), sc_none());
-         struct sc_opnd hi = alu(t, ISA_OP_IADD, 0, alu(t, ISA_OP_FINDLSB, 0, mask.c[1], sc_none(), sc_none()),
+         struct sc_opnd any = alu(t, ISA_OP_ICMP, ISA_ICMP_NE, w0, sc_imm(0), sc_none());
+         struct sc_opnd hi = alu(t, ISA_OP_IADD, 0, alu(t, ISA_OP_FINDLSB, 0, w1, sc_none(), sc_none()),
                                  sc_imm(32), sc_none());
-         r = alu(t, ISA_OP_SEL, 0, any, alu(t, ISA_OP_FINDLSB, 0, mask.c[0], sc_none(), sc_none()), hi);
+         r = alu(t, ISA_OP_SEL, 0, any, alu(t, ISA_OP_FINDLSB, 0, w0, sc_none(), sc_none()), hi);
       } else {
-         struct sc_opnd any = alu(t, ISA_OP_ICMP, ISA_ICMP_NE, mask.c[1], sc_imm(0), sc_none());
-         struct sc_opnd hi = alu(t, ISA_OP_IADD, 0, alu(t, ISA_OP_FINDMSB_U, 0, mask.c[1], sc_none(), sc_none()),
+         struct sc_opnd any = alu(t, ISA_OP_ICMP, ISA_ICMP_NE, w1, sc_imm(0), sc_none());
+         struct sc_opnd hi = alu(t, ISA_OP_IADD, 0, alu(t, ISA_OP_FINDMSB_U, 0, w1, sc_none(), sc_none()),
                                  sc_imm(32), sc_none());
-         r = alu(t, ISA_OP_SEL, 0, any, hi, alu(t, ISA_OP_FINDMSB_U, 0, mask.c[0], sc_none(), sc_none()));
+         r = alu(t, ISA_OP_SEL, 0, any, hi, alu(t, ISA_OP_FINDMSB_U, 0, w0, sc_none(), sc_none()));
       }
       assign(t, id, type, &r, 1);
       release(&mask);

@@ -183,6 +183,9 @@ static void subgroup_ref(const uint32_t *in, uint32_t i, struct sct_want *want)
    for (uint32_t k = 0; k < lane; k++)
       e = e && (!w.active[k] || (w.x[k] & 1));
    want[42] = sct_b(e != ((x & 2) != 0));
+   uint32_t in_w = W >= 32 ? UINT32_MAX : (1u << W) - 1;
+   want[43] = sct_u(popc64((x | 0x80000000u) & in_w) + (W == 64 ? 32 : 0));
+   want[44] = sct_u(W == 64 ? 63 : 31u - (uint32_t)__builtin_clz((x | 1u) & in_w));
    (void)in;
 }
 
@@ -194,7 +197,8 @@ static const char *const subgroup_names[] = {
    "ballotInclusiveBitCount", "ballotExclusiveBitCount", "ballotFindLSB", "ballotFindMSB",
    "ballotBitExtract", "inverseBallot", "add(float)", "inclusiveMax", "EqMask.x", "LtMask.x",
    "GeMask.x", "GtMask.x", "add/or in if/else", "add in divergent loop", "exclusiveMin",
-   "max(int)", "GeMask.y", "LeMask.y", "exclusiveAnd(bool)"};
+   "max(int)", "GeMask.y", "LeMask.y", "exclusiveAnd(bool)", "ballotBitCount(past W)",
+   "ballotFindMSB(past W)"};
 
 /* feat_clustered: subgroupClusteredAdd(x, 4) and subgroupQuadSwapHorizontal(x). */
 static void clustered_ref(const uint32_t *in, uint32_t i, struct sct_want *want)
@@ -271,7 +275,7 @@ int main(int argc, char **argv)
    (void)argc;
    (void)argv;
    static const struct sct_map m =
-      SCT_MAP("subgroup", 1, 43, subgroup_init, subgroup_ref, subgroup_names);
+      SCT_MAP("subgroup", 1, 45, subgroup_init, subgroup_ref, subgroup_names);
    struct sct s;
    sct_init(&s);
    run_matrix(&s, &m);

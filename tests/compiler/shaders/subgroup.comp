@@ -8,7 +8,7 @@
 #extension GL_KHR_shader_subgroup_shuffle : require
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
 #define INS 1
-#define OUTS 43
+#define OUTS 45
 #include "map.glsl"
 
 void main()
@@ -72,4 +72,7 @@ void main()
    // a boolean exclusive AND: true (1) in the first lane, compared as a bool
    bool e = subgroupExclusiveAnd((x & 1u) != 0u);
    ou(42, uint(e != ((x & 2u) != 0u)));
+   // ballots with bits past the subgroup: only the subgroup's bits count
+   ou(43, subgroupBallotBitCount(uvec4(x | 0x80000000u, ~0u, ~0u, ~0u)));
+   ou(44, subgroupBallotFindMSB(uvec4(x | 1u, ~0u, x, x)));
 }
