@@ -20,6 +20,9 @@ struct sg_sync_owner {
 struct sg_sync_page {
    uint64_t va;
    struct sg_sync_page *next;
+   /* Bit i: word i is handed out (not on the free stack). Lets a free tell
+    * a live word from a stray VA or a second free of the same word. */
+   uint64_t in_use[WORDS_PER_PAGE / 64u];
    struct sg_sync_owner owner[WORDS_PER_PAGE];
 };
 
@@ -43,22 +46,40 @@ void sg_sync_words_finish(struct sg_sync_words *w)
    pthread_mutex_destroy(&w->lock);
 }
 
+/* Makes the free stack hold every word of `pages` pages; lock held.
+ * Sizing it for the words free at the time a page is added is not enough:
+ * once the older pages' words are all in use, a new page brings the free
+ * count back to one page while more than a page of words is out, and
+ * freeing them would push past the end. */
+static VkResult reserve_stack(struct sg_sync_words *w, uint32_t pages)
+{
+   uint64_t need = (uint64_t)pages * WORDS_PER_PAGE;
+   if (need <= w->free_capacity)
+      return VK_SUCCESS;
+   if (need > UINT32_MAX)
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   uint64_t cap = w->free_capacity ? (uint64_t)w->free_capacity * 2u : WORDS_PER_PAGE;
+   while (cap < need)
+      cap *= 2u;
+   if (cap > UINT32_MAX)
+      cap = need;
+   uint64_t *f = sg_alloc(w->alloc, (size_t)cap * sizeof(*f), VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
+   if (!f)
+      return VK_ERROR_OUT_OF_HOST_MEMORY;
+   if (w->free_count)
+      memcpy(f, w->free, w->free_count * sizeof(*f));
+   sg_free(w->alloc, w->free);
+   w->free = f;
+   w->free_capacity = (uint32_t)cap;
+   return VK_SUCCESS;
+}
+
 /* Adds a page of words to the free stack; lock held. */
 static VkResult add_page(struct sg_sync_words *w)
 {
-   if (w->free_count + WORDS_PER_PAGE > w->free_capacity) {
-      uint32_t cap = w->free_capacity ? w->free_capacity * 2 : WORDS_PER_PAGE;
-      while (cap < w->free_count + WORDS_PER_PAGE)
-         cap *= 2;
-      uint64_t *f = sg_alloc(w->alloc, cap * sizeof(*f), VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
-      if (!f)
-         return VK_ERROR_OUT_OF_HOST_MEMORY;
-      if (w->free_count)
-         memcpy(f, w->free, w->free_count * sizeof(*f));
-      sg_free(w->alloc, w->free);
-      w->free = f;
-      w->free_capacity = cap;
-   }
+   VkResult r = reserve_stack(w, w->page_count + 1u);
+   if (r != VK_SUCCESS)
+      return r;
    struct sg_sync_page *page = sg_zalloc(w->alloc, sizeof(*page), VK_SYSTEM_ALLOCATION_SCOPE_DEVICE);
    if (!page)
       return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -68,17 +89,32 @@ static VkResult add_page(struct sg_sync_words *w)
    }
    page->next = w->pages;
    w->pages = page;
+   w->page_count++;
    for (uint32_t i = WORDS_PER_PAGE; i-- > 0;)
       w->free[w->free_count++] = page->va + 8u * i;
    return VK_SUCCESS;
+}
+
+/* The page that holds va; lock held. NULL if va is no word of ours. */
+static struct sg_sync_page *page_of(struct sg_sync_words *w, uint64_t va)
+{
+   for (struct sg_sync_page *p = w->pages; p; p = p->next) {
+      if (va >= p->va && va < p->va + HW_PAGE_SIZE)
+         return p;
+   }
+   return NULL;
 }
 
 VkResult sg_sync_word_alloc(struct sg_sync_words *w, uint64_t *va, _Atomic uint64_t **host)
 {
    pthread_mutex_lock(&w->lock);
    VkResult r = w->free_count ? VK_SUCCESS : add_page(w);
-   if (r == VK_SUCCESS)
+   if (r == VK_SUCCESS) {
       *va = w->free[--w->free_count];
+      struct sg_sync_page *p = page_of(w, *va);
+      uint32_t i = (uint32_t)((*va - p->va) / 8u);
+      p->in_use[i / 64u] |= 1ull << (i % 64u);
+   }
    pthread_mutex_unlock(&w->lock);
    if (r != VK_SUCCESS) {
       SG_LOG(SG_LOG_ERROR, SG_AREA_SYNC, "out of %s memory for a semaphore word",
@@ -93,11 +129,8 @@ VkResult sg_sync_word_alloc(struct sg_sync_words *w, uint64_t *va, _Atomic uint6
 /* The owner slot of va; lock held. NULL if va is no word of ours. */
 static struct sg_sync_owner *owner_of(struct sg_sync_words *w, uint64_t va)
 {
-   for (struct sg_sync_page *p = w->pages; p; p = p->next) {
-      if (va >= p->va && va < p->va + HW_PAGE_SIZE)
-         return &p->owner[(va - p->va) / 8u];
-   }
-   return NULL;
+   struct sg_sync_page *p = page_of(w, va);
+   return p ? &p->owner[(va - p->va) / 8u] : NULL;
 }
 
 void sg_sync_word_name(struct sg_sync_words *w, uint64_t va, const char *kind, uint64_t handle)
@@ -132,10 +165,18 @@ void sg_sync_word_free(struct sg_sync_words *w, uint64_t va)
    if (sg_trace_on())
       sg_trace_name(hw_sem_word(hw_gpu_memory(w->gpu), va), NULL);
    pthread_mutex_lock(&w->lock);
-   struct sg_sync_owner *o = owner_of(w, va);
-   if (o)
-      *o = (struct sg_sync_owner){0};
-   /* Room is guaranteed: every word came from a page that made room. */
-   w->free[w->free_count++] = va;
+   struct sg_sync_page *p = page_of(w, va);
+   uint32_t i = p ? (uint32_t)((va - p->va) / 8u) : 0;
+   bool live = p && va % 8u == 0 && (p->in_use[i / 64u] & (1ull << (i % 64u)));
+   if (live) {
+      p->in_use[i / 64u] &= ~(1ull << (i % 64u));
+      p->owner[i] = (struct sg_sync_owner){0};
+      /* Room is certain: the stack holds every word of every page
+       * (reserve_stack), and this word was not on it. */
+      w->free[w->free_count++] = va;
+   }
    pthread_mutex_unlock(&w->lock);
+   if (!live)
+      SG_LOG(SG_LOG_ERROR, SG_AREA_SYNC, "semaphore word 0x%llx freed but not in use "
+             "(freed twice, or not a semaphore word): ignored", (unsigned long long)va);
 }
