@@ -1,4 +1,4 @@
-/* VkQueryPool: timestamp queries (see sg_query_pool.h). */
+/* VkQueryPool: timestamp and occlusion queries (see sg_query_pool.h). */
 #include "sg_query_pool.h"
 
 #include <string.h>
@@ -16,10 +16,32 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateQueryPool(VkDevice device,
                                                   VkQueryPool *pQueryPool)
 {
    struct sg_device *dev = sg_device_from_handle(device);
-   if (pCreateInfo->queryType != VK_QUERY_TYPE_TIMESTAMP) {
-      SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateQueryPool: query type %d is not supported: "
-             "softgpu has timestamp queries only", pCreateInfo->queryType);
-      return VK_ERROR_FEATURE_NOT_PRESENT;
+   /* vkCreateQueryPool fails with VK_ERROR_OUT_OF_HOST_MEMORY or
+    * VK_ERROR_OUT_OF_DEVICE_MEMORY only (its Return Codes): the query type
+    * is never a reason to refuse. Every type is stored alike, one struct
+    * hw_query_slot per query, zero (unavailable) until made available. */
+   switch (pCreateInfo->queryType) {
+   case VK_QUERY_TYPE_TIMESTAMP:
+      break;
+   case VK_QUERY_TYPE_OCCLUSION:
+      /* Occlusion pools need no feature, but "If the queryType used to
+       * create queryPool was VK_QUERY_TYPE_OCCLUSION, the VkCommandPool that
+       * commandBuffer was allocated from must support graphics operations"
+       * (VUID-vkCmdBeginQuery-queryType-00803), and softgpu has no graphics
+       * queue: its queries can be reset, read and copied, and are never
+       * made available. */
+      break;
+   default:
+      /* Pipeline statistics need the pipelineStatisticsQuery feature
+       * (VUID-VkQueryPoolCreateInfo-queryType-00791), which softgpu does
+       * not offer, and every other type belongs to an extension softgpu
+       * does not offer: invalid usage, whose behaviour is undefined. The
+       * pool is made like an occlusion pool, one value per query, none
+       * ever available. */
+      SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateQueryPool: query type %d needs a feature or "
+             "extension softgpu does not offer (invalid usage); its queries will never be "
+             "available", pCreateInfo->queryType);
+      break;
    }
    const VkAllocationCallbacks *alloc = sg_alloc_pick(pAllocator, &dev->alloc);
    struct sg_query_pool *pool = sg_zalloc(alloc, sizeof(*pool), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT);

@@ -4,8 +4,10 @@
 #include "hw_packets.h"
 #include "sg_object.h"
 
-/* VkQueryPool of timestamps: an array of struct hw_query_slot (value,
- * availability) in GPU memory. */
+/* VkQueryPool: an array of struct hw_query_slot (value, availability) in
+ * GPU memory, whatever the type. Timestamps are written by the command
+ * processor; occlusion queries need a graphics queue to begin, so on
+ * softgpu they are only ever reset, read or copied, and stay unavailable. */
 struct sg_query_pool {
    struct sg_object base;
    VkQueryType type;
