@@ -247,8 +247,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateDevice(VkPhysicalDevice physicalDevice,
    set_loader_magic_value(dev);
    dev->instance = inst;
    dev->pdev = pdev;
-   dev->api_version = inst->app_api_version < SG_API_VERSION ? inst->app_api_version
-                                                             : SG_API_VERSION;
+   dev->api_version = inst->api_version;   /* at most SG_API_VERSION */
    dev->enabled_exts = scratch.enabled_exts;
    for (uint32_t w = 0; w < SG_EXT_WORDS; w++)
       dev->enabled_exts.bits[w] |= inst->enabled_exts.bits[w];

@@ -78,16 +78,40 @@ static VkResult check_create_info(const VkInstanceCreateInfo *info, struct sg_ex
              "loaded by the Vulkan loader, not by softgpu", info->ppEnabledLayerNames[0]);
       return VK_ERROR_LAYER_NOT_PRESENT;
    }
-   /* "If apiVersion is ... variant ... not 0, VK_ERROR_INCOMPATIBLE_DRIVER"
-    * (VkApplicationInfo): only the Vulkan variant exists here. */
-   if (info->pApplicationInfo && VK_API_VERSION_VARIANT(info->pApplicationInfo->apiVersion)) {
-      SG_LOG(SG_LOG_ERROR, SG_AREA_API, "apiVersion 0x%x names API variant %u; softgpu "
-             "implements Vulkan (variant 0) only", info->pApplicationInfo->apiVersion,
-             VK_API_VERSION_VARIANT(info->pApplicationInfo->apiVersion));
-      return VK_ERROR_INCOMPATIBLE_DRIVER;
-   }
    return sg_extensions_enable(sg_instance_extensions, sg_instance_extension_count,
                                info->enabledExtensionCount, info->ppEnabledExtensionNames, exts);
+}
+
+/* The Vulkan version the instance works at, from VkApplicationInfo::apiVersion.
+ * "Implementations that support Vulkan 1.1 or later must not return
+ * VK_ERROR_INCOMPATIBLE_DRIVER for any value of apiVersion" (VkApplicationInfo),
+ * so no value is refused: each is read as a version to use.
+ * - "If apiVersion is 0 the implementation must ignore it": Vulkan 1.0.
+ * - "The patch version number specified in apiVersion is ignored when
+ *   creating an instance object": major.minor only.
+ * - "The variant version of the instance must match that requested in
+ *   apiVersion" binds the application; softgpu is variant 0, so another
+ *   variant is invalid usage: logged, and the major.minor used as Vulkan's.
+ * - Below 1.0 (a major of 0) is invalid too (VUID-VkApplicationInfo-apiVersion-04010):
+ *   Vulkan 1.0.
+ * - Above softgpu's own version: softgpu's ("the highest version of Vulkan
+ *   that the application is designed to use" may be newer than the driver). */
+static uint32_t instance_api_version(const VkApplicationInfo *app)
+{
+   uint32_t req = app ? app->apiVersion : 0;
+   if (req == 0)
+      return VK_API_VERSION_1_0;
+   if (VK_API_VERSION_VARIANT(req) != 0) {
+      SG_LOG(SG_LOG_WARN, SG_AREA_API, "apiVersion 0x%x names API variant %u; softgpu "
+             "implements Vulkan (variant 0) and reads it as Vulkan %u.%u", req,
+             VK_API_VERSION_VARIANT(req), VK_API_VERSION_MAJOR(req), VK_API_VERSION_MINOR(req));
+   }
+   if (VK_API_VERSION_MAJOR(req) == 0)
+      return VK_API_VERSION_1_0;
+   uint32_t asked = VK_MAKE_API_VERSION(0, VK_API_VERSION_MAJOR(req), VK_API_VERSION_MINOR(req), 0);
+   uint32_t own = VK_MAKE_API_VERSION(0, VK_API_VERSION_MAJOR(SG_API_VERSION),
+                                      VK_API_VERSION_MINOR(SG_API_VERSION), 0);
+   return asked < own ? asked : own;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_CreateInstance(const VkInstanceCreateInfo *pCreateInfo,
@@ -109,10 +133,9 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateInstance(const VkInstanceCreateInfo *pCr
    sg_object_init(&inst->base, VK_OBJECT_TYPE_INSTANCE, NULL, &inst->alloc);
    set_loader_magic_value(inst);
    inst->enabled_exts = exts;
-   inst->app_api_version = VK_API_VERSION_1_0;
-   /* "If apiVersion is 0 the implementation must ignore it" (VkApplicationInfo). */
-   if (pCreateInfo->pApplicationInfo && pCreateInfo->pApplicationInfo->apiVersion)
-      inst->app_api_version = pCreateInfo->pApplicationInfo->apiVersion;
+   const VkApplicationInfo *app = pCreateInfo->pApplicationInfo;
+   inst->app_api_version = app ? app->apiVersion : 0;
+   inst->api_version = instance_api_version(app);
    pthread_mutex_init(&inst->messenger_lock, NULL);
 
    result = sg_debug_utils_instance_init(inst, pCreateInfo->pNext);
@@ -124,9 +147,9 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateInstance(const VkInstanceCreateInfo *pCr
 
    live_add(inst);
    *pInstance = sg_instance_to_handle(inst);
-   SG_LOG(SG_LOG_INFO, SG_AREA_API, "instance created (application API version %u.%u.%u)",
-          VK_API_VERSION_MAJOR(inst->app_api_version), VK_API_VERSION_MINOR(inst->app_api_version),
-          VK_API_VERSION_PATCH(inst->app_api_version));
+   SG_LOG(SG_LOG_INFO, SG_AREA_API, "instance created (application apiVersion 0x%x: Vulkan %u.%u)",
+          inst->app_api_version, VK_API_VERSION_MAJOR(inst->api_version),
+          VK_API_VERSION_MINOR(inst->api_version));
    return VK_SUCCESS;
 
 fail_physical_device:

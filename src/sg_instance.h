@@ -12,9 +12,13 @@ struct sg_physical_device;
 struct sg_instance {
    struct sg_object base;
    VkAllocationCallbacks alloc;          /* the application's, or the system's */
-   /* VkApplicationInfo::apiVersion (1.0 when absent). Device-level core
-    * commands beyond it are not returned by vkGetDeviceProcAddr. */
+   /* VkApplicationInfo::apiVersion as given (0 when absent), for logs. */
    uint32_t app_api_version;
+   /* The version the instance works at: the application's major.minor,
+    * within 1.0 and softgpu's own version, variant 0, patch 0 (see
+    * instance_api_version). Device-level core commands beyond it are not
+    * returned by vkGetDeviceProcAddr. */
+   uint32_t api_version;
    struct sg_ext_set enabled_exts;
    /* softgpu exposes one GPU per instance. */
    struct sg_physical_device *physical_device;

@@ -83,6 +83,49 @@ static void test_api_versions(void)
    }
 }
 
+/* "Implementations that support Vulkan 1.1 or later must not return
+ * VK_ERROR_INCOMPATIBLE_DRIVER for any value of apiVersion" (VkApplicationInfo).
+ * The versions dEQP-VK.api.device_init.create_instance_invalid_api_version
+ * tries (from the loader's own version: variant 7 and major 127, major 127,
+ * minor 1023) create an instance, and its device works at softgpu's
+ * version, 1.3: a 1.3 command resolves. Vulkan 1.1 asked with a foreign
+ * variant still means 1.1: a 1.3 command does not resolve. Without the
+ * validation layer: a foreign variant is invalid usage it may report, and
+ * it answers vkGetDeviceProcAddr itself (see test_entrypoints.c). */
+static void test_nonstandard_api_versions(void)
+{
+   uint32_t loader = VK_API_VERSION_1_0;
+   SGT_CHECK_VK(vkEnumerateInstanceVersion(&loader));
+   uint32_t minor = VK_API_VERSION_MINOR(loader), patch = VK_API_VERSION_PATCH(loader);
+   static const uint32_t variant_7 = 7, major_127 = 127, minor_1023 = 1023;
+   const struct {
+      uint32_t version;
+      bool has_1_3;
+   } cases[] = {
+      {VK_MAKE_API_VERSION(variant_7, major_127, minor, patch), true},
+      {VK_MAKE_API_VERSION(0, major_127, minor, patch), true},
+      {VK_MAKE_API_VERSION(0, 1, minor_1023, patch), true},
+      {VK_MAKE_API_VERSION(variant_7, 1, 1, 0), false},
+   };
+   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+      VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+                               .apiVersion = cases[i].version};
+      VkInstanceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+                                   .pApplicationInfo = &app};
+      VkInstance inst = VK_NULL_HANDLE;
+      VkResult r = vkCreateInstance(&info, NULL, &inst);
+      SGT_CHECK(r == VK_SUCCESS, "apiVersion 0x%x: %s", cases[i].version, sgt_result_name(r));
+      if (r != VK_SUCCESS)
+         continue;
+      VkDevice dev = sgt_create_simple_device(sgt_physical_device(inst));
+      bool has_1_3 = vkGetDeviceProcAddr(dev, "vkCmdPipelineBarrier2") != NULL;
+      SGT_CHECK(has_1_3 == cases[i].has_1_3, "apiVersion 0x%x: vkCmdPipelineBarrier2 %s",
+                cases[i].version, has_1_3 ? "resolves" : "does not resolve");
+      vkDestroyDevice(dev, NULL);
+      vkDestroyInstance(inst, NULL);
+   }
+}
+
 static void test_physical_devices(VkInstance inst)
 {
    VkPhysicalDevice pdev = sgt_physical_device(inst);
@@ -124,6 +167,7 @@ int main(void)
    test_extension_list();
    test_unknown_extension();
    test_api_versions();
+   test_nonstandard_api_versions();
    VkInstance inst = sgt_create_instance(NULL);
    test_physical_devices(inst);
    test_proc_addrs(inst);
