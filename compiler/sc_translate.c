@@ -1474,13 +1474,22 @@ static struct sc_opnd builtin_component(struct tx *t, uint32_t builtin, uint32_t
       struct sc_opnd ge32 = alu(t, ISA_OP_ICMP, ISA_ICMP_GE_S, rel, sc_imm(32), sc_none());
       struct sc_opnd lt = alu(t, ISA_OP_SEL, 0, in, below_in,
                               alu(t, ISA_OP_SEL, 0, ge32, sc_imm(UINT32_MAX), sc_imm(0)));
+      /* Ge and Gt: only lanes of the subgroup (the warp, W lanes), as the
+       * ballot operations count them (dEQP-VK.subgroups.builtin_mask_var
+       * compares bitCount of the words with subgroupBallotBitCount). */
+      uint32_t w = t->o->warp_width;
+      uint32_t in_w = w >= 32 * (comp + 1) ? UINT32_MAX : w <= 32 * comp ? 0 : (1u << (w % 32)) - 1;
       switch (builtin) {
       case SpvBuiltInSubgroupEqMask: return eq;
       case SpvBuiltInSubgroupLtMask: return lt;
       case SpvBuiltInSubgroupLeMask: return alu(t, ISA_OP_OR, 0, lt, eq, sc_none());
       case SpvBuiltInSubgroupGtMask:
-         return alu(t, ISA_OP_NOT, 0, alu(t, ISA_OP_OR, 0, lt, eq, sc_none()), sc_none(), sc_none());
-      default: return alu(t, ISA_OP_NOT, 0, lt, sc_none(), sc_none());
+         return alu(t, ISA_OP_AND, 0,
+                    alu(t, ISA_OP_NOT, 0, alu(t, ISA_OP_OR, 0, lt, eq, sc_none()), sc_none(), sc_none()),
+                    sc_imm(in_w), sc_none());
+      default:
+         return alu(t, ISA_OP_AND, 0, alu(t, ISA_OP_NOT, 0, lt, sc_none(), sc_none()), sc_imm(in_w),
+                    sc_none());
       }
    }
    default:

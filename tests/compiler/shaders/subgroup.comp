@@ -53,10 +53,9 @@ void main()
    ou(31, subgroupInclusiveMax(x));
    ou(32, gl_SubgroupEqMask.x);
    ou(33, gl_SubgroupLtMask.x);
-   // bits of lanes past the subgroup size are not looked at
-   uint low = gl_SubgroupSize >= 32u ? 0xffffffffu : (1u << gl_SubgroupSize) - 1u;
-   ou(34, gl_SubgroupGeMask.x & low);
-   ou(35, gl_SubgroupGtMask.x & low);
+   // no bits past the subgroup: the ballot operations would not count them
+   ou(34, gl_SubgroupGeMask.x);
+   ou(35, gl_SubgroupGtMask.x);
    if ((x & 3u) != 0u)
       ou(36, subgroupAdd(x));
    else
@@ -67,7 +66,7 @@ void main()
    ou(37, acc);
    ou(38, subgroupExclusiveMin(x));
    oi(39, subgroupMax(int(x)));
-   ou(40, gl_SubgroupSize == 64u ? gl_SubgroupGeMask.y : 0u);
+   ou(40, gl_SubgroupGeMask.y | gl_SubgroupGtMask.z | gl_SubgroupGeMask.w);
    ou(41, gl_SubgroupSize == 64u ? gl_SubgroupLeMask.y : 0u);
    // a boolean exclusive AND: true (1) in the first lane, compared as a bool
    bool e = subgroupExclusiveAnd((x & 1u) != 0u);
