@@ -69,6 +69,7 @@ bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_option
    if (!words || word_count < 5 || words[0] != SpvMagicNumber)
       sc_fail(&e, "invalid SPIR-V: not a SPIR-V module (%zu words)", word_count);
    double t0 = now_ms();
+   sc_check_capabilities(words, word_count, opts->device, &e);
    if (opts->validate)
       sc_validate(words, word_count, &e);
    double t1 = now_ms();

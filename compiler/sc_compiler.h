@@ -76,6 +76,24 @@ struct sc_spec_value {
    uint64_t value;
 };
 
+/* A SPIR-V capability or extension as one device sees it. The compiler
+ * knows nothing of Vulkan: the driver works this out (from vk.xml's
+ * <spirvcapabilities> and <spirvextensions> and the device's enabled API
+ * version, extensions and features) and hands it over as plain data. */
+struct sc_spirv_permit {
+   const char *name;          /* "ShaderNonUniform", "SPV_KHR_16bit_storage" */
+   uint32_t capability;       /* the SpvCapability value (capabilities only) */
+   bool allowed;              /* enabled on the device */
+   const char *enabled_by;    /* what would enable it, in words, for messages */
+};
+
+struct sc_device_spirv {
+   uint32_t capability_count;
+   const struct sc_spirv_permit *capabilities;
+   uint32_t extension_count;
+   const struct sc_spirv_permit *extensions;
+};
+
 struct sc_options {
    const char *entry_point;
    uint32_t warp_width;       /* 8, 16, 32 or 64: the subgroup size */
@@ -86,6 +104,11 @@ struct sc_options {
    bool robust_buffer_access; /* out-of-range buffer reads return 0, writes dropped */
    bool validate;             /* run the SPIR-V validator (its verdict is cached by hash) */
    bool optimize;             /* run the SPIRV-Tools optimizer */
+   /* What the device allows. A module's OpCapability and OpExtension are
+    * accepted when the device allows them and the compiler implements
+    * them. NULL (no device: compiler tests, softgpu-cc): whatever the
+    * compiler implements. */
+   const struct sc_device_spirv *device;
 };
 
 struct sc_program {
@@ -110,5 +133,11 @@ struct sc_program {
 bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_options *opts,
                 struct sc_program *out, char *err, size_t err_size);
 void sc_program_free(struct sc_program *p);
+
+/* Whether the compiler and the execution units implement a SPIR-V
+ * capability (by its SpvCapability value) or extension: the driver must
+ * not advertise a feature that enables one they do not. */
+bool sc_capability_implemented(uint32_t capability);
+bool sc_extension_implemented(const char *name);
 
 #endif

@@ -132,6 +132,12 @@ void sc_parse(struct sc_module *m, const uint32_t *words, size_t count, const ch
               struct sc_error *e);
 void sc_module_free(struct sc_module *m);
 
+/* sc_spirv.c: every OpCapability and OpExtension of a module (with a valid
+ * header) must be allowed by the device and implemented by the compiler;
+ * runs before validation, so that a refusal says which and why. */
+void sc_check_capabilities(const uint32_t *words, size_t count,
+                           const struct sc_device_spirv *device, struct sc_error *e);
+
 /* sc_spirv.c: a copy of the module with the specialization constants
  * applied and frozen into constants (OpSpecConstant* become OpConstant*),
  * for the path that skips the SPIR-V optimizer. Sets *needs_optimizer

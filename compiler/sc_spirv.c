@@ -26,9 +26,36 @@ _Noreturn void sc_fail(struct sc_error *e, const char *fmt, ...)
    longjmp(e->jump, 1);
 }
 
+/* Names for messages, where the device gave none (compiling without a
+ * device): the capabilities this compiler implements and some it is
+ * commonly asked for. */
 static const char *capability_name(uint32_t c)
 {
    switch (c) {
+   case SpvCapabilityMatrix: return "Matrix";
+   case SpvCapabilityShader: return "Shader";
+   case SpvCapabilityInt64: return "Int64";
+   case SpvCapabilityInt64Atomics: return "Int64Atomics";
+   case SpvCapabilityInputAttachment: return "InputAttachment";
+   case SpvCapabilityDerivativeControl: return "DerivativeControl";
+   case SpvCapabilityGroupNonUniform: return "GroupNonUniform";
+   case SpvCapabilityGroupNonUniformVote: return "GroupNonUniformVote";
+   case SpvCapabilityGroupNonUniformArithmetic: return "GroupNonUniformArithmetic";
+   case SpvCapabilityGroupNonUniformBallot: return "GroupNonUniformBallot";
+   case SpvCapabilityGroupNonUniformShuffle: return "GroupNonUniformShuffle";
+   case SpvCapabilityGroupNonUniformShuffleRelative: return "GroupNonUniformShuffleRelative";
+   case SpvCapabilityUniformBufferArrayDynamicIndexing: return "UniformBufferArrayDynamicIndexing";
+   case SpvCapabilityStorageBufferArrayDynamicIndexing: return "StorageBufferArrayDynamicIndexing";
+   case SpvCapabilityShaderNonUniform: return "ShaderNonUniform";
+   case SpvCapabilityRuntimeDescriptorArray: return "RuntimeDescriptorArray";
+   case SpvCapabilityUniformBufferArrayNonUniformIndexing:
+      return "UniformBufferArrayNonUniformIndexing";
+   case SpvCapabilityStorageBufferArrayNonUniformIndexing:
+      return "StorageBufferArrayNonUniformIndexing";
+   case SpvCapabilityDeviceGroup: return "DeviceGroup";
+   case SpvCapabilityVulkanMemoryModel: return "VulkanMemoryModel";
+   case SpvCapabilityVulkanMemoryModelDeviceScope: return "VulkanMemoryModelDeviceScope";
+   case SpvCapabilityPhysicalStorageBufferAddresses: return "PhysicalStorageBufferAddresses";
    case SpvCapabilityFloat64: return "Float64";
    case SpvCapabilityFloat16: return "Float16";
    case SpvCapabilityInt16: return "Int16";
@@ -52,8 +79,7 @@ static const char *capability_name(uint32_t c)
    }
 }
 
-/* Capabilities softgpu's compiler and execution units implement. */
-static bool capability_supported(uint32_t c)
+bool sc_capability_implemented(uint32_t c)
 {
    switch (c) {
    case SpvCapabilityShader:
@@ -69,24 +95,141 @@ static bool capability_supported(uint32_t c)
    case SpvCapabilityVulkanMemoryModel:
    case SpvCapabilityVulkanMemoryModelDeviceScope:
    case SpvCapabilityPhysicalStorageBufferAddresses:
+   /* Arrays of buffers are addresses computed per lane: any index, uniform
+    * or not, dynamic or constant, and arrays without a size work alike. The
+    * NonUniform decoration (ShaderNonUniform) changes nothing for SIMT
+    * lanes that each compute their own descriptor address. */
+   case SpvCapabilityUniformBufferArrayDynamicIndexing:
+   case SpvCapabilityStorageBufferArrayDynamicIndexing:
+   case SpvCapabilityShaderNonUniform:
+   case SpvCapabilityRuntimeDescriptorArray:
+   case SpvCapabilityUniformBufferArrayNonUniformIndexing:
+   case SpvCapabilityStorageBufferArrayNonUniformIndexing:
+   /* The DeviceIndex built-in: always 0 (one physical device per group). */
+   case SpvCapabilityDeviceGroup:
+   /* Only fragment shaders can use what these declare (subpass inputs,
+    * fine and coarse derivatives): nothing a GLCompute entry point, the
+    * only kind compiled, can reach. */
+   case SpvCapabilityInputAttachment:
+   case SpvCapabilityDerivativeControl:
       return true;
    default:
       return false;
    }
 }
 
-static bool extension_supported(const char *name)
+bool sc_extension_implemented(const char *name)
 {
    static const char *const ok[] = {
       "SPV_KHR_storage_buffer_storage_class", "SPV_KHR_physical_storage_buffer",
       "SPV_KHR_vulkan_memory_model", "SPV_KHR_non_semantic_info",
       "SPV_EXT_physical_storage_buffer", "SPV_KHR_shader_draw_parameters",
+      /* The SubgroupUniformControlFlowKHR execution mode is a hint. */
+      "SPV_KHR_subgroup_uniform_control_flow",
+      /* The NonUniform decoration, and capabilities (checked on their own). */
+      "SPV_EXT_descriptor_indexing",
+      /* DeviceIndex (above); its capability is checked on its own. */
+      "SPV_KHR_device_group",
+      /* These add capabilities only, each checked on its own, or what
+       * only other stages can use (ViewIndex, OpTerminateInvocation,
+       * viewport and layer outputs): declaring them alone is harmless,
+       * and the translator refuses any instruction it does not know. */
+      "SPV_KHR_variable_pointers", "SPV_KHR_8bit_storage", "SPV_KHR_16bit_storage",
+      "SPV_KHR_float_controls", "SPV_KHR_multiview", "SPV_KHR_terminate_invocation",
+      "SPV_EXT_shader_viewport_index_layer", "SPV_EXT_demote_to_helper_invocation",
+      "SPV_KHR_integer_dot_product",
    };
    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
       if (strcmp(name, ok[i]) == 0)
          return true;
    }
    return false;
+}
+
+static const struct sc_spirv_permit *find_capability(const struct sc_device_spirv *d, uint32_t c)
+{
+   for (uint32_t i = 0; i < d->capability_count; i++) {
+      if (d->capabilities[i].capability == c)
+         return &d->capabilities[i];
+   }
+   return NULL;
+}
+
+static const struct sc_spirv_permit *find_extension(const struct sc_device_spirv *d,
+                                                    const char *name)
+{
+   for (uint32_t i = 0; i < d->extension_count; i++) {
+      if (strcmp(d->extensions[i].name, name) == 0)
+         return &d->extensions[i];
+   }
+   return NULL;
+}
+
+/* "The application must not use any of these capabilities in SPIR-V
+ * passed to vkCreateShaderModule unless one of the following conditions is
+ * met for the VkDevice ..." (SPIR-V environment, Capabilities; extensions
+ * likewise): the device says what is allowed (struct sc_device_spirv),
+ * the compiler what it can do; a module needs both. */
+static void check_capability(uint32_t c, const struct sc_device_spirv *device, struct sc_error *e)
+{
+   bool implemented = sc_capability_implemented(c);
+   const struct sc_spirv_permit *p = device ? find_capability(device, c) : NULL;
+   const char *name = p ? p->name : capability_name(c);
+   char label[96];
+   if (name)
+      snprintf(label, sizeof(label), "%s (%u)", name, c);
+   else
+      snprintf(label, sizeof(label), "%u", c);
+   if (device && !p)
+      sc_fail(e, "SPIR-V capability %s is not allowed: Vulkan does not allow it%s", label,
+              implemented ? "" : ", and softgpu does not implement it");
+   if (device && !p->allowed)
+      sc_fail(e, "SPIR-V capability %s is not enabled on the device: it needs %s%s", label,
+              p->enabled_by, implemented ? "" : "; softgpu does not implement it either");
+   if (!implemented)
+      sc_fail(e, "unsupported SPIR-V capability %s: softgpu does not implement it", label);
+}
+
+static void check_extension(const char *name, const struct sc_device_spirv *device,
+                            struct sc_error *e)
+{
+   bool implemented = sc_extension_implemented(name);
+   const struct sc_spirv_permit *p = device ? find_extension(device, name) : NULL;
+   if (device && !p)
+      sc_fail(e, "SPIR-V extension %s is not allowed: Vulkan does not allow it%s", name,
+              implemented ? "" : ", and softgpu does not implement it");
+   if (device && !p->allowed)
+      sc_fail(e, "SPIR-V extension %s is not enabled on the device: it needs %s%s", name,
+              p->enabled_by, implemented ? "" : "; softgpu does not implement it either");
+   if (!implemented)
+      sc_fail(e, "unsupported SPIR-V extension %s: softgpu does not implement it", name);
+}
+
+void sc_check_capabilities(const uint32_t *words, size_t count,
+                           const struct sc_device_spirv *device, struct sc_error *e)
+{
+   for (size_t at = 5; at < count;) {
+      uint32_t len = words[at] >> 16;
+      if (len == 0 || len > count - at)
+         sc_fail(e, "invalid SPIR-V: instruction at word %zu runs past the end", at);
+      switch (words[at] & 0xffff) {
+      case SpvOpCapability:
+         if (len < 2)
+            sc_fail(e, "invalid SPIR-V: truncated OpCapability");
+         check_capability(words[at + 1], device, e);
+         break;
+      case SpvOpExtension: {
+         const char *name = (const char *)&words[at + 1];
+         if (len < 2 || !memchr(name, '\0', (size_t)(len - 1) * 4))
+            sc_fail(e, "invalid SPIR-V: extension name not terminated");
+         check_extension(name, device, e);
+         break;
+      }
+      default:
+         break;
+      }
+      at += len;
+   }
 }
 
 /* A literal string operand starting at word w of an instruction ending at
@@ -217,24 +360,8 @@ static void module_instruction(struct sc_module *m, uint32_t at, uint32_t len, c
 {
    uint16_t op = sc_op(m, at);
    switch (op) {
-   case SpvOpCapability:
-      if (len < 2)
-         sc_fail(e, "invalid SPIR-V: truncated OpCapability");
-      if (!capability_supported(m->words[at + 1])) {
-         const char *n = capability_name(m->words[at + 1]);
-         if (n)
-            sc_fail(e, "unsupported SPIR-V capability %s", n);
-         sc_fail(e, "unsupported SPIR-V capability %u", m->words[at + 1]);
-      }
-      break;
-   case SpvOpExtension: {
-      const char *name = literal_string(m, at + 1, at + len);
-      if (!name)
-         sc_fail(e, "invalid SPIR-V: extension name not terminated");
-      if (!extension_supported(name))
-         sc_fail(e, "unsupported SPIR-V extension %s", name);
-      break;
-   }
+   /* OpCapability and OpExtension: sc_check_capabilities, on the module as
+    * the application gave it. */
    case SpvOpExtInstImport: {
       const char *name = literal_string(m, at + 2, at + len);
       if (!name || len < 3)

@@ -1449,6 +1449,10 @@ static struct sc_opnd builtin_component(struct tx *t, uint32_t builtin, uint32_t
    }
    case SpvBuiltInSubgroupSize:
       return sc_imm(t->o->warp_width);
+   case SpvBuiltInDeviceIndex:
+      /* "the index of the physical device within the device group that is
+       * executing the shader": softgpu's groups have one device. */
+      return sc_imm(0);
    case SpvBuiltInSubgroupLocalInvocationId:
       return sreg(t, ISA_SR_LANE_ID, false);
    case SpvBuiltInSubgroupId:

@@ -252,6 +252,11 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateDevice(VkPhysicalDevice physicalDevice,
    for (uint32_t w = 0; w < SG_EXT_WORDS; w++)
       dev->enabled_exts.bits[w] |= inst->enabled_exts.bits[w];
    dev->enabled_features = scratch.enabled_features;
+   /* "The corresponding core version is supported (as returned by
+    * VkPhysicalDeviceProperties::apiVersion)": the physical device's
+    * version, not the one the application asked for. */
+   sg_device_spirv_init(&dev->spirv, pdev->props.v10.apiVersion, &dev->enabled_exts,
+                        &dev->enabled_features, &pdev->props);
    pthread_mutex_init(&dev->printf_lock, NULL);
 
    r = VK_ERROR_OUT_OF_HOST_MEMORY;

@@ -8,6 +8,7 @@
 #include "sg_log.h"
 #include "sg_entrypoints.h"
 #include "sg_object.h"
+#include "sg_spirv_caps.h"
 #include "sg_struct_tables.h"
 #include "sg_sync_word.h"
 
@@ -27,6 +28,9 @@ struct sg_device {
     * extensions (which also add device-level commands, e.g. debug utils). */
    struct sg_ext_set enabled_exts;
    struct sg_core_features enabled_features;
+   /* The SPIR-V capabilities and extensions that the API version, the
+    * enabled extensions and features allow; pipelines compile with it. */
+   struct sg_device_spirv spirv;
    uint32_t queue_count;
    struct sg_queue *queues;            /* one per requested queue */
 

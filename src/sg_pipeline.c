@@ -35,6 +35,7 @@ struct compile_input {
    bool robust;
    bool validate;
    bool optimize;
+   const struct sg_device_spirv *spirv;   /* what the device allows */
 };
 
 static uint64_t now_ns(void)
@@ -78,10 +79,11 @@ static void cache_key(const struct compile_input *in, uint64_t key[2])
 {
    struct {
       uint64_t module[2];
-      uint64_t layout;
+      uint64_t layout, spirv;
       uint32_t width, robust, validate, optimize, isa, compiler;
-   } fixed = {{in->module->hash[0], in->module->hash[1]}, in->layout->hash, in->warp_width,
-              in->robust, in->validate, in->optimize, ISA_VERSION, SC_COMPILER_VERSION};
+   } fixed = {{in->module->hash[0], in->module->hash[1]}, in->layout->hash, in->spirv->hash,
+              in->warp_width, in->robust, in->validate, in->optimize, ISA_VERSION,
+              SC_COMPILER_VERSION};
    uint64_t h = sg_hash64(&fixed, sizeof(fixed), 0x43414348u);
    h = sg_hash64(in->entry, strlen(in->entry), h);
    h = sg_hash64(in->spec, in->spec_count * sizeof(in->spec[0]), h);
@@ -209,7 +211,7 @@ static VkResult compile(struct sg_device *dev, const struct compile_input *in, s
                           .set_count = in->layout->set_count, .sets = sets,
                           .spec_count = in->spec_count, .spec = in->spec,
                           .robust_buffer_access = in->robust, .validate = in->validate,
-                          .optimize = in->optimize};
+                          .optimize = in->optimize, .device = &in->spirv->view};
    char err[1024];
    bool ok = sc_compile(in->module->words, in->module->word_count, &o, p, err, sizeof(err));
    free(sets);
@@ -372,6 +374,7 @@ static VkResult create_one(struct sg_device *dev, struct sg_pipeline_cache *cach
       .layout = sg_pipeline_layout_from_handle(info->layout),
       .warp_width = warp_width_of(dev, stage),
       .robust = dev->enabled_features.v10.robustBufferAccess,
+      .spirv = &dev->spirv,
       /* SOFTGPU_VALIDATE_SPIRV=0 trusts the input; SOFTGPU_SPIRV_OPT=1 runs
        * the SPIRV-Tools performance passes before translation. */
       .validate = env_flag("SOFTGPU_VALIDATE_SPIRV", true),

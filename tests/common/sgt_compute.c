@@ -119,6 +119,11 @@ void sgt_cdev_create(struct sgt_cdev *d, const struct sgt_compute_options *opts)
       .pNext = &want13,
       .timelineSemaphore = VK_TRUE,
       .bufferDeviceAddress = opts->buffer_device_address && d->features12.bufferDeviceAddress,
+      .runtimeDescriptorArray = opts->descriptor_indexing && d->features12.runtimeDescriptorArray,
+      .shaderStorageBufferArrayNonUniformIndexing =
+         opts->descriptor_indexing && d->features12.shaderStorageBufferArrayNonUniformIndexing,
+      .shaderUniformBufferArrayNonUniformIndexing =
+         opts->descriptor_indexing && d->features12.shaderUniformBufferArrayNonUniformIndexing,
    };
    VkPhysicalDeviceFeatures2 want = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
@@ -153,6 +158,9 @@ void sgt_cdev_create(struct sgt_cdev *d, const struct sgt_compute_options *opts)
    d->pipeline_creation_cache_control = want13.pipelineCreationCacheControl;
    d->storage_array_dynamic_indexing = want.features.shaderStorageBufferArrayDynamicIndexing;
    d->uniform_array_dynamic_indexing = want.features.shaderUniformBufferArrayDynamicIndexing;
+   d->runtime_descriptor_array = want12.runtimeDescriptorArray;
+   d->storage_array_nonuniform_indexing = want12.shaderStorageBufferArrayNonUniformIndexing;
+   d->uniform_array_nonuniform_indexing = want12.shaderUniformBufferArrayNonUniformIndexing;
    if (next) {
       d->push_descriptor = true;
       d->CmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(

@@ -32,6 +32,9 @@ struct sgt_compute_options {
    bool robust_buffer_access;   /* enable robustBufferAccess (required by Vulkan) */
    bool buffer_device_address;  /* enable bufferDeviceAddress when supported */
    bool push_descriptor;        /* enable VK_KHR_push_descriptor when supported */
+   /* enable runtimeDescriptorArray and non-uniform indexing of storage and
+    * uniform buffer arrays, each when supported */
+   bool descriptor_indexing;
 };
 
 struct sgt_cdev {
@@ -68,6 +71,9 @@ struct sgt_cdev {
    bool pipeline_creation_cache_control;
    bool storage_array_dynamic_indexing;
    bool uniform_array_dynamic_indexing;
+   bool runtime_descriptor_array;
+   bool storage_array_nonuniform_indexing;
+   bool uniform_array_nonuniform_indexing;
    PFN_vkCmdPushDescriptorSetKHR CmdPushDescriptorSetKHR;
    PFN_vkCmdPushDescriptorSetWithTemplateKHR CmdPushDescriptorSetWithTemplateKHR;
 };

@@ -12,6 +12,9 @@
  *   bits:v11p.subgroupSupportedOperations      (required bits set)
  *   pow2:v10p.limits.nonCoherentAtomSize       (a power of two)
  *   format:VK_FORMAT_R8_UNORM:optimal          (optimal / linear / buffer)
+ *   spirv:ShaderNonUniform                     (a SPIR-V capability or extension
+ *                                               the reported API version enables:
+ *                                               the compiler must implement it)
  *
  * Several entries may share one ID (a feature required unconditionally
  * and again when an extension is advertised, a format's optimal bits
@@ -25,6 +28,8 @@
  */
 #include <string.h>
 
+#include "sc_compiler.h"
+#include "sg_spirv_tables.h"
 #include "sgt.h"
 
 #define GAP_FILE "docs/conformance-gaps.md"
@@ -336,10 +341,38 @@ static void settle_formats(void)
 #define REQ_FORMAT_IF(cblock, cmember, format, linear, optimal, buffer)        \
    require_format(c, format, #format, c->cblock.cmember, linear, optimal, buffer);
 
+/* "A SPIR-V module ... may declare the capabilities listed below if the
+ * corresponding ... core version is supported" (SPIR-V Environment,
+ * Capabilities): what a version enables by itself, every implementation of
+ * that version must compile. vk.xml lists it (sg_spirv_tables.c). */
+static void require_spirv(const struct ctx *c, const struct sg_spirv_rule *rules, uint32_t count,
+                          bool capabilities)
+{
+   for (uint32_t i = 0; i < count; i++) {
+      const struct sg_spirv_rule *r = &rules[i];
+      for (uint32_t k = 0; k < r->enable_count; k++) {
+         const struct sg_spirv_enable *en = &r->enables[k];
+         if (en->by != SG_SPIRV_BY_VERSION || c->v10p.apiVersion < en->version)
+            continue;
+         char id[MAX_ID], need[128];
+         snprintf(id, sizeof(id), "spirv:%s", r->name);
+         snprintf(need, sizeof(need), "Vulkan %u.%u allows SPIR-V %s %s: the compiler must "
+                  "implement it", VK_API_VERSION_MAJOR(en->version),
+                  VK_API_VERSION_MINOR(en->version), capabilities ? "capability" : "extension",
+                  r->name);
+         bool ok = capabilities ? sc_capability_implemented(r->capability)
+                                : sc_extension_implemented(r->name);
+         require(id, true, NULL, ok, need, "not implemented");
+      }
+   }
+}
+
 static void evaluate_requirements(const struct ctx *c)
 {
 #include "conformance_requirements.inc"
    settle_formats();
+   require_spirv(c, sg_spirv_capabilities, SG_SPIRV_CAPABILITY_COUNT, true);
+   require_spirv(c, sg_spirv_extensions, SG_SPIRV_EXTENSION_COUNT, false);
 }
 
 /* ------------------------------------------------------------ the gap file */
@@ -435,7 +468,8 @@ static void check_rows_are_gaps(const struct row *rows, unsigned count)
                 rows[i].line, rows[i].id, first->line);
       const struct req *r = find_req(rows[i].id);
       SGT_CHECK(r, GAP_FILE ":%u: `%s` names no requirement of "
-                "tests/vulkan/conformance_requirements.inc", rows[i].line, rows[i].id);
+                "tests/vulkan/conformance_requirements.inc or vk.xml's SPIR-V tables",
+                rows[i].line, rows[i].id);
       SGT_CHECK(!r || !r->met, GAP_FILE ":%u: `%s` is %s: remove the row", rows[i].line,
                 rows[i].id, r && r->applies ? "met by the driver now"
                                             : "not required (its condition is not supported)");

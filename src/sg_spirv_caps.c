@@ -1,0 +1,93 @@
+/*
+ * The SPIR-V capabilities and extensions a device allows. The SPIR-V
+ * environment appendix lists what enables each, and vk.xml carries the
+ * same table, which the build turns into sg_spirv_tables.c:
+ *
+ *   "The application must not use any of these capabilities in SPIR-V
+ *   passed to vkCreateShaderModule unless one of the following conditions
+ *   is met for the VkDevice specified in the device parameter of
+ *   vkCreateShaderModule: The corresponding field in the table is blank.
+ *   Any corresponding Vulkan feature is enabled. Any corresponding Vulkan
+ *   extension is enabled. Any corresponding Vulkan property is supported.
+ *   The corresponding core version is supported (as returned by
+ *   VkPhysicalDeviceProperties::apiVersion)."
+ */
+#include "sg_spirv_caps.h"
+
+#include <string.h>
+
+#include "sg_hash.h"
+
+static bool requirement_met(const struct sg_spirv_requirement *r, uint32_t api_version,
+                            const struct sg_ext_set *exts)
+{
+   if (r->ext == SG_EXT_COUNT)
+      return api_version >= r->version;
+   return sg_ext_set_has(exts, (enum sg_ext)r->ext);
+}
+
+bool sg_spirv_enable_met(const struct sg_spirv_enable *en, uint32_t api_version,
+                         const struct sg_ext_set *exts, const struct sg_core_features *features,
+                         const struct sg_core_properties *props)
+{
+   switch (en->by) {
+   case SG_SPIRV_BY_VERSION:
+      return api_version >= en->version;
+   case SG_SPIRV_BY_EXTENSION:
+      return en->ext < SG_EXT_COUNT && sg_ext_set_has(exts, (enum sg_ext)en->ext);
+   default:
+      break;
+   }
+   /* A struct softgpu has no core counterpart for: none of its features
+    * or properties is ever supported. */
+   if (en->core_offset < 0)
+      return false;
+   /* The struct must exist for the device: one of the versions or
+    * extensions that define it (vk.xml's requires=). */
+   bool exists = en->requirement_count == 0;
+   for (uint32_t i = 0; i < en->requirement_count && !exists; i++)
+      exists = requirement_met(&en->requirements[i], api_version, exts);
+   if (!exists)
+      return false;
+   uint32_t v;
+   const void *base = en->by == SG_SPIRV_BY_FEATURE ? (const void *)features : (const void *)props;
+   memcpy(&v, (const char *)base + en->core_offset, sizeof(v));
+   return en->by == SG_SPIRV_BY_FEATURE ? v == VK_TRUE : (v & en->value) == en->value;
+}
+
+static bool rule_met(const struct sg_spirv_rule *r, uint32_t api_version,
+                     const struct sg_ext_set *exts, const struct sg_core_features *features,
+                     const struct sg_core_properties *props)
+{
+   for (uint32_t i = 0; i < r->enable_count; i++) {
+      if (sg_spirv_enable_met(&r->enables[i], api_version, exts, features, props))
+         return true;
+   }
+   return false;
+}
+
+static uint64_t fill(struct sc_spirv_permit *out, const struct sg_spirv_rule *rules, uint32_t count,
+                     uint32_t api_version, const struct sg_ext_set *exts,
+                     const struct sg_core_features *features,
+                     const struct sg_core_properties *props, uint64_t h)
+{
+   for (uint32_t i = 0; i < count; i++) {
+      const struct sg_spirv_rule *r = &rules[i];
+      bool allowed = rule_met(r, api_version, exts, features, props);
+      out[i] = (struct sc_spirv_permit){r->name, r->capability, allowed, r->enabled_by};
+      h = sg_hash64(&allowed, sizeof(allowed), h ^ i);
+   }
+   return h;
+}
+
+void sg_device_spirv_init(struct sg_device_spirv *s, uint32_t api_version,
+                          const struct sg_ext_set *exts, const struct sg_core_features *features,
+                          const struct sg_core_properties *props)
+{
+   uint64_t h = fill(s->capabilities, sg_spirv_capabilities, SG_SPIRV_CAPABILITY_COUNT,
+                     api_version, exts, features, props, 0x53504952u);
+   s->hash = fill(s->extensions, sg_spirv_extensions, SG_SPIRV_EXTENSION_COUNT, api_version,
+                  exts, features, props, h);
+   s->view = (struct sc_device_spirv){SG_SPIRV_CAPABILITY_COUNT, s->capabilities,
+                                      SG_SPIRV_EXTENSION_COUNT, s->extensions};
+}
