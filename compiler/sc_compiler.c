@@ -71,7 +71,7 @@ bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_option
    double t0 = now_ms();
    sc_check_capabilities(words, word_count, opts->device, &e);
    if (opts->validate)
-      sc_validate(words, word_count, &e);
+      sc_validate(words, word_count, &opts->validator, &e);
    double t1 = now_ms();
    /* The default path needs no SPIR-V optimizer (variables are kept in
     * registers by the translator): it runs only when asked to, or to
@@ -85,7 +85,7 @@ bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_option
        * SPIR-V: it only ever sees validated modules, whatever
        * opts->validate says (the translator bounds-checks everything). */
       if (!opts->validate)
-         sc_validate(words, word_count, &e);
+         sc_validate(words, word_count, &opts->validator, &e);
       char why[512];
       optimized = sc_optimize(words, word_count, opts->spec, opts->spec_count, opts->optimize,
                               &count, why, sizeof(why));

@@ -94,6 +94,25 @@ struct sc_device_spirv {
    const struct sc_spirv_permit *extensions;
 };
 
+/* The rules the SPIR-V validator applies: the Vulkan environment and the
+ * block layouts the device's features allow (the driver derives them). */
+enum sc_vulkan_env {
+   SC_VULKAN_DEFAULT = 0,     /* Vulkan 1.3, what softgpu reports */
+   SC_VULKAN_1_0,
+   SC_VULKAN_1_1,
+   SC_VULKAN_1_2,
+   SC_VULKAN_1_3,
+};
+
+struct sc_validator_options {
+   enum sc_vulkan_env env;                /* also bounds the SPIR-V version */
+   bool relaxed_block_layout;             /* Vulkan 1.1, VK_KHR_relaxed_block_layout */
+   bool uniform_buffer_standard_layout;   /* uniformBufferStandardLayout */
+   bool scalar_block_layout;              /* scalarBlockLayout */
+   bool workgroup_scalar_block_layout;    /* workgroupMemoryExplicitLayoutScalarBlockLayout */
+   bool allow_local_size_id;              /* maintenance4 */
+};
+
 struct sc_options {
    const char *entry_point;
    uint32_t warp_width;       /* 8, 16, 32 or 64: the subgroup size */
@@ -102,7 +121,9 @@ struct sc_options {
    uint32_t spec_count;
    const struct sc_spec_value *spec;
    bool robust_buffer_access; /* out-of-range buffer reads return 0, writes dropped */
-   bool validate;             /* run the SPIR-V validator (its verdict is cached by hash) */
+   bool validate;             /* run the SPIR-V validator (its verdict is cached by hash
+                               * and validator options) */
+   struct sc_validator_options validator;
    bool optimize;             /* run the SPIRV-Tools optimizer */
    /* What the device allows. A module's OpCapability and OpExtension are
     * accepted when the device allows them and the compiler implements

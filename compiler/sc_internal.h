@@ -146,8 +146,10 @@ void sc_check_capabilities(const uint32_t *words, size_t count,
 uint32_t *sc_specialize(const uint32_t *words, size_t count, const struct sc_spec_value *spec,
                         uint32_t spec_count, bool *needs_optimizer, struct sc_error *e);
 
-/* sc_validate.c: the SPIRV-Tools validator, its verdicts cached by hash. */
-void sc_validate(const uint32_t *words, size_t count, struct sc_error *e);
+/* sc_validate.c: the SPIRV-Tools validator, its verdicts cached by the
+ * module's hash and the options. */
+void sc_validate(const uint32_t *words, size_t count, const struct sc_validator_options *o,
+                 struct sc_error *e);
 
 /* sc_opt.cpp: see sc_opt.h. */
 

@@ -255,8 +255,8 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateDevice(VkPhysicalDevice physicalDevice,
    /* "The corresponding core version is supported (as returned by
     * VkPhysicalDeviceProperties::apiVersion)": the physical device's
     * version, not the one the application asked for. */
-   sg_device_spirv_init(&dev->spirv, pdev->props.v10.apiVersion, &dev->enabled_exts,
-                        &dev->enabled_features, &pdev->props);
+   sg_device_spirv_init(&dev->spirv, pdev->props.v10.apiVersion, dev->api_version,
+                        &dev->enabled_exts, &dev->enabled_features, &pdev->props);
    pthread_mutex_init(&dev->printf_lock, NULL);
 
    r = VK_ERROR_OUT_OF_HOST_MEMORY;

@@ -211,7 +211,8 @@ static VkResult compile(struct sg_device *dev, const struct compile_input *in, s
                           .set_count = in->layout->set_count, .sets = sets,
                           .spec_count = in->spec_count, .spec = in->spec,
                           .robust_buffer_access = in->robust, .validate = in->validate,
-                          .optimize = in->optimize, .device = &in->spirv->view};
+                          .optimize = in->optimize, .device = &in->spirv->view,
+                          .validator = in->spirv->validator};
    char err[1024];
    bool ok = sc_compile(in->module->words, in->module->word_count, &o, p, err, sizeof(err));
    free(sets);

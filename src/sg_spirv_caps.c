@@ -80,14 +80,49 @@ static uint64_t fill(struct sc_spirv_permit *out, const struct sg_spirv_rule *ru
    return h;
 }
 
-void sg_device_spirv_init(struct sg_device_spirv *s, uint32_t api_version,
-                          const struct sg_ext_set *exts, const struct sg_core_features *features,
+static struct sc_validator_options validator_options(uint32_t api_version,
+                                                     const struct sg_ext_set *exts,
+                                                     const struct sg_core_features *f)
+{
+   struct sc_validator_options o = {0};
+   /* "A Vulkan 1.3 implementation must support the 1.0, 1.1, 1.2, 1.3,
+    * 1.4, 1.5, and 1.6 versions of SPIR-V", and a 1.2 one up to 1.5: the
+    * environment of the version the application uses bounds the SPIR-V
+    * version and the rules. */
+   uint32_t minor = VK_API_VERSION_MINOR(api_version);
+   o.env = minor >= 3 ? SC_VULKAN_1_3 : minor == 2 ? SC_VULKAN_1_2 : minor == 1 ? SC_VULKAN_1_1
+                                                                                : SC_VULKAN_1_0;
+   /* Offset and Stride Assignment: the relaxed layout came with
+    * VK_KHR_relaxed_block_layout, core since Vulkan 1.1; the standard
+    * uniform and the scalar layouts come with their features. */
+   o.relaxed_block_layout =
+      minor >= 1 || sg_ext_set_has(exts, SG_EXT_KHR_relaxed_block_layout);
+   o.uniform_buffer_standard_layout = f->v12.uniformBufferStandardLayout;
+   o.scalar_block_layout = f->v12.scalarBlockLayout;
+   /* workgroupMemoryExplicitLayoutScalarBlockLayout: softgpu does not
+    * offer VK_KHR_workgroup_memory_explicit_layout, so never. */
+   o.workgroup_scalar_block_layout = false;
+   /* LocalSizeId needs maintenance4 (the Vulkan 1.3 environment allows
+    * it by itself, earlier ones only with this). */
+   o.allow_local_size_id = f->v13.maintenance4;
+   return o;
+}
+
+void sg_device_spirv_init(struct sg_device_spirv *s, uint32_t pdev_api_version,
+                          uint32_t api_version, const struct sg_ext_set *exts,
+                          const struct sg_core_features *features,
                           const struct sg_core_properties *props)
 {
    uint64_t h = fill(s->capabilities, sg_spirv_capabilities, SG_SPIRV_CAPABILITY_COUNT,
-                     api_version, exts, features, props, 0x53504952u);
-   s->hash = fill(s->extensions, sg_spirv_extensions, SG_SPIRV_EXTENSION_COUNT, api_version,
-                  exts, features, props, h);
+                     pdev_api_version, exts, features, props, 0x53504952u);
+   h = fill(s->extensions, sg_spirv_extensions, SG_SPIRV_EXTENSION_COUNT, pdev_api_version,
+            exts, features, props, h);
+   s->validator = validator_options(api_version, exts, features);
+   const struct sc_validator_options *v = &s->validator;
+   uint8_t rules[6] = {(uint8_t)v->env, v->relaxed_block_layout,
+                       v->uniform_buffer_standard_layout, v->scalar_block_layout,
+                       v->workgroup_scalar_block_layout, v->allow_local_size_id};
+   s->hash = sg_hash64(rules, sizeof(rules), h);
    s->view = (struct sc_device_spirv){SG_SPIRV_CAPABILITY_COUNT, s->capabilities,
                                       SG_SPIRV_EXTENSION_COUNT, s->extensions};
 }

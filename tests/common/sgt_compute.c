@@ -124,6 +124,8 @@ void sgt_cdev_create(struct sgt_cdev *d, const struct sgt_compute_options *opts)
          opts->descriptor_indexing && d->features12.shaderStorageBufferArrayNonUniformIndexing,
       .shaderUniformBufferArrayNonUniformIndexing =
          opts->descriptor_indexing && d->features12.shaderUniformBufferArrayNonUniformIndexing,
+      .scalarBlockLayout = opts->block_layouts && d->features12.scalarBlockLayout,
+      .uniformBufferStandardLayout = opts->block_layouts && d->features12.uniformBufferStandardLayout,
    };
    VkPhysicalDeviceFeatures2 want = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
@@ -161,6 +163,8 @@ void sgt_cdev_create(struct sgt_cdev *d, const struct sgt_compute_options *opts)
    d->runtime_descriptor_array = want12.runtimeDescriptorArray;
    d->storage_array_nonuniform_indexing = want12.shaderStorageBufferArrayNonUniformIndexing;
    d->uniform_array_nonuniform_indexing = want12.shaderUniformBufferArrayNonUniformIndexing;
+   d->scalar_block_layout = want12.scalarBlockLayout;
+   d->uniform_buffer_standard_layout = want12.uniformBufferStandardLayout;
    if (next) {
       d->push_descriptor = true;
       d->CmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(

@@ -35,6 +35,9 @@ struct sgt_compute_options {
    /* enable runtimeDescriptorArray and non-uniform indexing of storage and
     * uniform buffer arrays, each when supported */
    bool descriptor_indexing;
+   /* enable scalarBlockLayout and uniformBufferStandardLayout, each when
+    * supported */
+   bool block_layouts;
 };
 
 struct sgt_cdev {
@@ -74,6 +77,8 @@ struct sgt_cdev {
    bool runtime_descriptor_array;
    bool storage_array_nonuniform_indexing;
    bool uniform_array_nonuniform_indexing;
+   bool scalar_block_layout;
+   bool uniform_buffer_standard_layout;
    PFN_vkCmdPushDescriptorSetKHR CmdPushDescriptorSetKHR;
    PFN_vkCmdPushDescriptorSetWithTemplateKHR CmdPushDescriptorSetWithTemplateKHR;
 };

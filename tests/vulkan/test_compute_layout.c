@@ -4,7 +4,11 @@
  * - nonuniform: an unsized array of storage buffers (runtimeDescriptorArray)
  *   indexed by a value that differs between lanes
  *   (shaderStorageBufferArrayNonUniformIndexing, and ShaderNonUniform,
- *   which Vulkan 1.2 enables by itself), read and written.
+ *   which Vulkan 1.2 enables by itself), read and written;
+ * - scalar: scalar block layout (scalarBlockLayout): a vec3 array at stride
+ *   12 read, a struct {float; vec3} with the vec3 at offset 4 written;
+ * - std430_uniform: a uniform block in std430 layout
+ *   (uniformBufferStandardLayout), float and vec2 arrays at strides 4 and 8.
  * Each is skipped when the device does not advertise its feature.
  */
 #include <string.h>
@@ -101,11 +105,101 @@ static void nonuniform(struct sgt_cdev *d)
    vkDestroyDescriptorSetLayout(d->device, sl, NULL);
 }
 
+/* ---- scalar, std430_uniform --------------------------------------------------- */
+
+#define LAYOUT_N 128u
+
+static float fval(uint32_t i)
+{
+   /* Small integers: every sum and product below is exact. */
+   return (float)((int32_t)(i * 37u % 201u) - 100);
+}
+
+static uint32_t bits(float f)
+{
+   uint32_t u;
+   memcpy(&u, &f, 4);
+   return u;
+}
+
+/* A pipeline of `shader` over bindings 0 (of type t0) and 1 (storage), fed
+ * from in, into out, LAYOUT_N invocations. */
+static void run_two(struct sgt_cdev *d, const char *shader, VkDescriptorType t0,
+                    struct sgt_buffer *in, struct sgt_buffer *out)
+{
+   VkDescriptorType types[2] = {t0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+   VkDescriptorSetLayout sl = sgt_set_layout(d, 2, types, 0);
+   VkPipelineLayout layout = sgt_pipeline_layout(d, 1, &sl, 0);
+   VkShaderModule m = sgt_shader_module(d, shader);
+   VkPipeline pipe = sgt_compute_pipeline(d, m, layout, NULL, 0, VK_NULL_HANDLE);
+   VkDescriptorPool pool = sgt_descriptor_pool(d, 1, 0);
+   VkDescriptorSet set = sgt_alloc_set(d, pool, sl);
+   sgt_write_buffer(d, set, 0, 0, t0, in, 0, 0);
+   sgt_write_buffer(d, set, 1, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, out, 0, 0);
+   run(d, pipe, layout, set, LAYOUT_N / 64);
+   vkDestroyDescriptorPool(d->device, pool, NULL);
+   vkDestroyPipeline(d->device, pipe, NULL);
+   vkDestroyShaderModule(d->device, m, NULL);
+   vkDestroyPipelineLayout(d->device, layout, NULL);
+   vkDestroyDescriptorSetLayout(d->device, sl, NULL);
+}
+
+static void scalar(struct sgt_cdev *d)
+{
+   if (!d->scalar_block_layout) {
+      sgt_skip("scalar", "scalarBlockLayout is not supported");
+      return;
+   }
+   struct sgt_buffer in, out;
+   sgt_cbuffer(d, LAYOUT_N * 12, &in);
+   sgt_cbuffer(d, LAYOUT_N * 16, &out);
+   float *a = in.map;
+   for (uint32_t i = 0; i < LAYOUT_N * 3; i++)
+      a[i] = fval(i);
+   run_two(d, SGT_SHADER("scalar_layout"), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &in, &out);
+   /* P { float s; vec3 v; }: s at 0, v at 4, 16 bytes apart. */
+   static uint32_t want[LAYOUT_N * 4];
+   for (uint32_t i = 0; i < LAYOUT_N; i++) {
+      float x = fval(3 * i), y = fval(3 * i + 1), z = fval(3 * i + 2);
+      want[4 * i] = bits(x + y + z);
+      want[4 * i + 1] = bits(x * 2.0f);
+      want[4 * i + 2] = bits(y * 2.0f);
+      want[4 * i + 3] = bits(z * 2.0f);
+   }
+   sgt_check_words("scalar layout", out.map, want, LAYOUT_N * 4);
+   sgt_cbuffer_destroy(d, &in);
+   sgt_cbuffer_destroy(d, &out);
+}
+
+static void std430_uniform(struct sgt_cdev *d)
+{
+   if (!d->uniform_buffer_standard_layout) {
+      sgt_skip("std430_uniform", "uniformBufferStandardLayout is not supported");
+      return;
+   }
+   struct sgt_buffer in, out;
+   sgt_cbuffer(d, 128, &in);
+   sgt_cbuffer(d, LAYOUT_N * 4, &out);
+   /* U { float a[16]; vec2 b[8]; }: a at 0 (stride 4), b at 64 (stride 8). */
+   float *u = in.map;
+   for (uint32_t i = 0; i < 32; i++)
+      u[i] = fval(i + 7);
+   run_two(d, SGT_SHADER("std430_uniform"), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, &in, &out);
+   static uint32_t want[LAYOUT_N];
+   for (uint32_t i = 0; i < LAYOUT_N; i++)
+      want[i] = bits(u[i % 16] * 10.0f + u[16 + 2 * (i % 8) + 1]);
+   sgt_check_words("std430 uniform", out.map, want, LAYOUT_N);
+   sgt_cbuffer_destroy(d, &in);
+   sgt_cbuffer_destroy(d, &out);
+}
+
 int main(int argc, char **argv)
 {
    static const struct sgt_subtest tests[] = {
       {"nonuniform", nonuniform},
+      {"scalar", scalar},
+      {"std430_uniform", std430_uniform},
    };
-   const struct sgt_compute_options opts = {.descriptor_indexing = true};
+   const struct sgt_compute_options opts = {.descriptor_indexing = true, .block_layouts = true};
    return sgt_compute_main(argc, argv, &opts, tests, sizeof(tests) / sizeof(tests[0]));
 }
