@@ -6,7 +6,8 @@ The stand-in prints deqp-vk's case and status lines for the cases of its
 _reserr (then ends the run, as deqp-vk does after a ResourceError),
 _crash (SIGSEGV), _hang (sleeps until killed). Pins down: every case gets
 the status it printed, or Crash or Timeout where the process died or hung,
-and the chunk resumes after it; results.csv and summary.txt; --baseline
+and the chunk resumes with the cases that got none (the stand-in runs a
+list in sorted order, as deqp-vk runs its tree's, not the file's); results.csv and summary.txt; --baseline
 passing with the expectations that list exactly what failed, and failing
 on an unlisted failure and on a listed case that passes; skips.txt keeps a
 case from running; --check-expectations refuses a reason the rules do not
@@ -30,7 +31,8 @@ if args.get("--deqp-runmode") == "txt-caselist":
             f.write("TEST: dEQP-VK.t.%s\n" % c)
     sys.exit(0)
 print("dEQP Core vulkan-cts-9.9.9-fake (0x0) starting..", flush=True)
-for case in open(args["--deqp-caselist-file"]).read().split():
+# deqp-vk runs a list in its test tree's order, not the file's
+for case in sorted(open(args["--deqp-caselist-file"]).read().split()):
     print("Test case '%s'.." % case, flush=True)
     if case.endswith("_pass"):
         print("  Pass (ok)", flush=True)
@@ -104,7 +106,7 @@ def main():
         os.chmod(fake, 0o755)
         write(os.path.join(tmp, "build", "softgpu_icd.json"), "{}\n")
         caselist = os.path.join(tmp, "cases.txt")
-        write(caselist, "\n".join(CASES) + "\n")
+        write(caselist, "\n".join(reversed(CASES)) + "\n")
         reason = "images: a stand-in"
         listed = ("dEQP-VK.t.c_fail,Fail,cts-bug: fake.cpp:1 a stand-in\n"
                   "dEQP-VK.t.d_reserr,ResourceError,%s\n"
