@@ -537,17 +537,25 @@ static bool is_constant_op(uint16_t op)
    }
 }
 
+static struct sc_opnd pointer_address(struct tx *t, const struct ptr *p);
+
+/* An array of n operands that get() hands to its caller to free. */
+static struct sc_opnd *owned_array(struct tx *t, uint32_t n)
+{
+   struct sc_opnd *c = calloc(n ? n : 1, sizeof(*c));
+   if (!c)
+      FAIL("out of memory");
+   own(t, c);
+   return c;
+}
+
 /* The components of a value; constants are produced on the spot. The
  * returned array is the caller's to free when `owned` is set. */
 static struct sc_opnd *get(struct tx *t, uint32_t id, uint32_t *n, bool *owned)
 {
    const struct sc_id *d = idp(t, id);
    if (is_constant_op(d->opcode)) {
-      uint32_t count = components(t, d->type);
-      struct sc_opnd *c = calloc(count ? count : 1, sizeof(*c));
-      if (!c)
-         FAIL("out of memory");
-      own(t, c);
+      struct sc_opnd *c = owned_array(t, components(t, d->type));
       uint32_t k = 0;
       constant_components(t, id, c, &k);
       *n = k;
@@ -555,6 +563,17 @@ static struct sc_opnd *get(struct tx *t, uint32_t id, uint32_t *n, bool *owned)
       return c;
    }
    struct val *v = val_at(t, id);
+   if (v->kind == VAL_PTR && v->ptr->storage == SpvStorageClassPhysicalStorageBuffer) {
+      /* A PhysicalStorageBuffer pointer is also a value (OpSelect, OpPhi,
+       * OpStore of it, a function's argument): its 64-bit address. An access
+       * chain keeps it as an address expression, so the sum is formed here,
+       * at the use, whose position its own registers dominate. */
+      struct sc_opnd *c = owned_array(t, 1);
+      c[0] = pointer_address(t, v->ptr);
+      *n = 1;
+      *owned = true;
+      return c;
+   }
    if (v->kind != VAL_REGS)
       FAIL("value %u (opcode %u) is used before it is defined, or is not a value", id, d->opcode);
    *n = v->n;
@@ -816,6 +835,14 @@ static struct sc_opnd buffer_address(struct tx *t, const struct ptr *p, uint32_t
    }
    *imm = 0;
    return alu64(t, ISA_OP_IADD64, 0, a, pair64(t, disp));
+}
+
+/* A buffer pointer's whole 64-bit address, in a two-part register. */
+static struct sc_opnd pointer_address(struct tx *t, const struct ptr *p)
+{
+   uint32_t imm;
+   struct sc_opnd a = buffer_address(t, p, 0, &imm);
+   return imm ? alu64(t, ISA_OP_IADD64, 0, a, sc_imm(imm)) : a;
 }
 
 /* The 32-bit address of a shared/private pointer plus a displacement:
@@ -3444,10 +3471,7 @@ static void instruction(struct tx *t, uint32_t at)
       struct sc_opnd a;
       if (val_at(t, src)->kind == VAL_PTR) {
          struct ptr p = pointer_of(t, src);
-         uint32_t imm;
-         a = buffer_address(t, &p, 0, &imm);
-         if (imm)
-            a = alu64(t, ISA_OP_IADD64, 0, a, sc_imm(imm));
+         a = pointer_address(t, &p);
       } else {
          a = get1(t, src, 0);
       }

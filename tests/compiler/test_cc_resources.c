@@ -425,6 +425,50 @@ static void test_bda(struct sct *s)
    }
 }
 
+/* Pointers that access chains form into physical storage buffers are
+ * values too: selected, merged by a phi, copied, stepped by
+ * OpPtrAccessChain and kept in a variable (shaders/bda_values.spvasm). */
+static void test_bda_values(struct sct *s)
+{
+   static const struct sc_set_layout none = {0, NULL};
+   for (uint32_t wi = 0; wi < 4; wi++) {
+      uint32_t w = sct_widths[wi], l = sct_locals[wi];
+      char what[64];
+      snprintf(what, sizeof(what), "bda_values W=%u L=%u", w, l);
+      struct sct_opts so;
+      sct_options(&so, w, l, &none, 0);
+      so.o.optimize = next_optimize();
+      if (so.o.optimize)
+         strncat(what, " optimized", sizeof(what) - strlen(what) - 1);
+      struct sc_program p;
+      if (!sct_compile_named("bda_values", &so.o, &p, what))
+         continue;
+      uint32_t n = sct_map_count(l), groups = groups_for(n, l), slots = groups * l;
+      sct_fresh(s);
+      uint32_t *src, *dst;
+      uint64_t src_va = sct_buf(s, 8ull * slots, &src);
+      uint64_t dst_va = sct_buf_fill(s, 12ull * slots, SENTINEL, &dst);
+      for (uint32_t i = 0; i < 2 * n; i++)
+         src[i] = sct_hash(i);
+      struct sct_root root = {0};
+      memcpy(root.push, &n, 4);
+      memcpy(root.push + 8, &src_va, 8);
+      memcpy(root.push + 16, &dst_va, 8);
+      bool ok = sct_launch(s, &p, (uint32_t[3]){groups, 1, 1}, sct_root_upload(s, &root), what);
+      int budget = 6;
+      for (uint32_t g = 0; ok && g < slots; g++) {
+         uint32_t a = g < n ? src[2 * g] : 0, b = g < n ? src[2 * g + 1] : 0;
+         bool odd = a & 1;
+         uint32_t want[3] = {odd ? a : b, odd ? b : a, b};
+         for (uint32_t k = 0; k < 3; k++) {
+            struct sct_want wk = g < n ? sct_u(want[k]) : sct_u(SENTINEL);
+            sct_check(dst[3 * g + k], &wk, &budget, "%s g=%u dst[3g+%u]", what, g, k);
+         }
+      }
+      sc_program_free(&p);
+   }
+}
+
 /* ---- specialization constants ---------------------------------------------------- */
 
 struct spec_values {
@@ -759,6 +803,7 @@ int main(int argc, char **argv)
    } tests[] = {
       {"push", test_push},       {"ubo", test_ubo},         {"sets", test_sets},
       {"desc_array", test_desc_array}, {"dynamic", test_dynamic}, {"bda", test_bda},
+      {"bda_values", test_bda_values},
       {"spec", test_spec},       {"ids", test_ids},         {"array_length", test_array_length},
       {"struct_copy", test_struct_copy},
       {"robust", test_robust},
