@@ -92,6 +92,7 @@ bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_option
       if (!optimized)
          sc_fail(&e, "%s", why);
    }
+   sc_lower_spec_ops(optimized, count);
    double t2 = now_ms();
    sc_parse(&m, optimized, count, opts->entry_point ? opts->entry_point : "main", &e);
    local_size(&m, out->local_size, &e);

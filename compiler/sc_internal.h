@@ -54,6 +54,7 @@ struct sc_module {
    uint32_t local_size[3];
    uint32_t local_size_id[3];   /* LocalSizeId operands, or 0 */
    uint32_t workgroup_size_id;  /* the WorkgroupSize built-in constant, or 0 */
+   uint32_t globals_end;        /* word offset of the first OpFunction */
    uint32_t function_start;     /* word offset of the entry's OpFunction */
    uint32_t function_end;
    bool addressing_physical64;
@@ -145,6 +146,14 @@ void sc_check_capabilities(const uint32_t *words, size_t count,
  * calls to inline, or OpSpecConstantOp to fold. */
 uint32_t *sc_specialize(const uint32_t *words, size_t count, const struct sc_spec_value *spec,
                         uint32_t spec_count, bool *needs_optimizer, struct sc_error *e);
+
+/* sc_spirv.c: whether OpSpecConstantOp may name opcode op (Shader). */
+bool sc_spec_operation(uint16_t op);
+/* sc_spirv.c: rewrites in place each OpSpecConstantOp that the optimizer
+ * left (it folds only some) as its operation, an ordinary instruction
+ * among the module's globals that the translator runs at the program's
+ * start. */
+void sc_lower_spec_ops(uint32_t *words, size_t count);
 
 /* sc_validate.c: the SPIRV-Tools validator, its verdicts cached by the
  * module's hash and the options. */

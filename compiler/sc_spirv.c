@@ -443,6 +443,8 @@ void sc_parse(struct sc_module *m, const uint32_t *words, size_t count, const ch
          line = 0;
       module_instruction(m, at, len, entry, e);
       define(m, at, len, line, e);
+      if (op == SpvOpFunction && !m->globals_end)
+         m->globals_end = at;
       if (op == SpvOpFunction && len >= 3 && m->words[at + 2] == m->entry_function &&
           m->entry_function) {
          in_entry = true;
@@ -562,4 +564,45 @@ uint32_t *sc_specialize(const uint32_t *words, size_t count, const struct sc_spe
    }
    free(decorated);
    return w;
+}
+
+/* ---- OpSpecConstantOp as instructions ------------------------------------------------- */
+
+bool sc_spec_operation(uint16_t op)
+{
+   /* OpSpecConstantOp: "Opcode must be one of the following opcodes" with
+    * the Shader capability (SPIR-V 3.42.7, Constant-Creation Instructions). */
+   switch (op) {
+   case SpvOpSConvert: case SpvOpUConvert: case SpvOpFConvert: case SpvOpSNegate: case SpvOpNot:
+   case SpvOpIAdd: case SpvOpISub: case SpvOpIMul: case SpvOpUDiv: case SpvOpSDiv: case SpvOpUMod:
+   case SpvOpSRem: case SpvOpSMod: case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic:
+   case SpvOpShiftLeftLogical: case SpvOpBitwiseOr: case SpvOpBitwiseXor: case SpvOpBitwiseAnd:
+   case SpvOpVectorShuffle: case SpvOpCompositeExtract: case SpvOpCompositeInsert:
+   case SpvOpLogicalOr: case SpvOpLogicalAnd: case SpvOpLogicalNot: case SpvOpLogicalEqual:
+   case SpvOpLogicalNotEqual: case SpvOpSelect: case SpvOpIEqual: case SpvOpINotEqual:
+   case SpvOpULessThan: case SpvOpSLessThan: case SpvOpUGreaterThan: case SpvOpSGreaterThan:
+   case SpvOpULessThanEqual: case SpvOpSLessThanEqual: case SpvOpUGreaterThanEqual:
+   case SpvOpSGreaterThanEqual: case SpvOpQuantizeToF16:
+      return true;
+   default:
+      return false;
+   }
+}
+
+void sc_lower_spec_ops(uint32_t *w, size_t count)
+{
+   /* OpSpecConstantOp: "Declare a new specialization constant that results
+    * from doing an operation" (SPIR-V 3.42.7). The constants it reads are
+    * frozen by now, so it is that operation on constants: the same words
+    * without the opcode operand, padded with an OpNop. */
+   for (size_t at = 5; at < count && (w[at] >> 16) != 0; at += w[at] >> 16) {
+      uint32_t len = w[at] >> 16;
+      if ((w[at] & 0xffff) != SpvOpSpecConstantOp || len < 4 || at + len > count ||
+          w[at + 3] > 0xffff || !sc_spec_operation((uint16_t)w[at + 3]))
+         continue;
+      uint32_t op = w[at + 3];
+      memmove(&w[at + 3], &w[at + 4], (len - 4) * sizeof(*w));
+      w[at] = ((len - 1) << 16) | op;
+      w[at + len - 1] = (1u << 16) | SpvOpNop;
+   }
 }

@@ -4816,6 +4816,18 @@ static void analyse_divergence(struct tx *t)
 
 /* ---- the entry point ---------------------------------------------------------------------------- */
 
+/* The operations of OpSpecConstantOp that the optimizer left (lowered to
+ * instructions among the globals by sc_lower_spec_ops), computed at the
+ * start, so they dominate every use, variables' initializers included. */
+static void spec_operations(struct tx *t)
+{
+   const struct sc_module *m = t->m;
+   for (uint32_t at = 5; at < m->globals_end; at += sc_len(m, at)) {
+      if (sc_spec_operation(sc_op(m, at)) && result_id(t, at))
+         instruction(t, at);
+   }
+}
+
 /* Global variables the function uses, so their descriptors are loaded
  * once at the start (dominating every use). */
 static void prologue(struct tx *t)
@@ -4824,6 +4836,7 @@ static void prologue(struct tx *t)
    t->root = sc_reg(new_reg(t, 2, true));
    emit(t, ISA_OP_S2R, ISA_SR_ROOT_LO, part_of(t->root, 0), sc_none(), sc_none(), sc_none());
    emit(t, ISA_OP_S2R, ISA_SR_ROOT_HI, part_of(t->root, 1), sc_none(), sc_none(), sc_none());
+   spec_operations(t);
    uint8_t *used = t->used_globals = calloc(m->bound, 1);
    if (!used)
       FAIL("out of memory");

@@ -590,6 +590,14 @@ static const char *const int64_glsl_names[] = {
    "abs lo", "abs hi", "umin lo", "umin hi", "umax lo", "umax hi", "smin lo", "smin hi",
    "smax lo", "smax hi", "sclamp lo", "sclamp hi"};
 
+/* shaders/spec_ops.spvasm: OpSpecConstantOp results the optimizer leaves. */
+static void spec_ops_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   w[0] = sct_u(in[0] * 14);
+   w[1] = sct_u(in[0] + 7);
+   w[2] = sct_u(in[0] + 14);
+}
+
 /* ---------------------------------------------------------------------------------- */
 
 static const struct sct_map maps[] = {
@@ -603,6 +611,7 @@ static const struct sct_map maps[] = {
    SCT_MAP("local_array", 8, 16, NULL, local_array_ref, NULL),
    SCT_MAP("int64", 5, 29, int64_init, int64_ref, int64_names),
    SCT_MAP("int64_glsl", 4, 12, int64_pair, int64_glsl_ref, int64_glsl_names),
+   SCT_MAP("spec_ops", 1, 3, NULL, spec_ops_ref, NULL),
 };
 
 int main(int argc, char **argv)
