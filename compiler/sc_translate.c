@@ -3306,6 +3306,11 @@ static void instruction(struct tx *t, uint32_t at)
    case SpvOpNop: case SpvOpLine: case SpvOpNoLine: case SpvOpSelectionMerge: case SpvOpLoopMerge:
    case SpvOpPhi: case SpvOpLabel: case SpvOpFunction: case SpvOpFunctionParameter:
       return;
+   case SpvOpUndef:
+      /* "Make an intermediate object whose value is undefined" (SPIR-V
+       * 3.42.2): inside a function as at global scope, get() makes it
+       * where it is used, as zeros, like the constants. */
+      return;
    case SpvOpVariable: variable(t, arg(t, at, 2)); return;
    case SpvOpAccessChain:
    case SpvOpInBoundsAccessChain: access_chain(t, at, false); return;

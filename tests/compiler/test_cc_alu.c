@@ -598,6 +598,13 @@ static void spec_ops_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
    w[2] = sct_u(in[0] + 14);
 }
 
+/* shaders/undef_local.spvasm: OpUndef in the function's code. */
+static void undef_local_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   w[0] = sct_u(in[0] + 1);
+   w[1] = sct_u(in[0]);
+}
+
 /* ---------------------------------------------------------------------------------- */
 
 static const struct sct_map maps[] = {
@@ -612,6 +619,7 @@ static const struct sct_map maps[] = {
    SCT_MAP("int64", 5, 29, int64_init, int64_ref, int64_names),
    SCT_MAP("int64_glsl", 4, 12, int64_pair, int64_glsl_ref, int64_glsl_names),
    SCT_MAP("spec_ops", 1, 3, NULL, spec_ops_ref, NULL),
+   SCT_MAP("undef_local", 1, 2, NULL, undef_local_ref, NULL),
 };
 
 int main(int argc, char **argv)
