@@ -1228,7 +1228,7 @@ static bool literal_operand(const struct tx *t, uint32_t at, uint32_t k)
    case SpvOpLine: return k >= 2;
    case SpvOpExtInst: return k == 4;
    case SpvOpLoad: return k >= 4;
-   case SpvOpStore: return k >= 3;
+   case SpvOpStore: case SpvOpCopyMemory: return k >= 3;
    case SpvOpCompositeExtract: return k >= 4;
    case SpvOpCompositeInsert: case SpvOpVectorShuffle: return k >= 5;
    case SpvOpSwitch: return k >= 3 && (k % 2) == 1;
@@ -1602,6 +1602,20 @@ static void step_by_index(struct tx *t, struct ptr *p, uint32_t index_id, uint32
    step_index(t, p, index_id, stride);
 }
 
+/* A step to member `member` of the struct *type. */
+static void step_member(struct tx *t, struct ptr *p, uint32_t *type, uint32_t member)
+{
+   const struct sc_id *sd = idp(t, *type);
+   uint32_t off = p->explicit_layout ? (member < sd->member_count ? sd->members[member].offset : 0)
+                                     : implicit_member_offset(t, *type, member);
+   if (p->explicit_layout && member < sd->member_count) {
+      p->matrix_stride = sd->members[member].matrix_stride;
+      p->row_major = sd->members[member].row_major;
+   }
+   advance(t, p, sc_imm(off), 1);
+   *type = struct_member(t, *type, member);
+}
+
 static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t index_id)
 {
    if (p->var) {
@@ -1622,15 +1636,7 @@ static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t inde
       uint32_t member;
       if (!const_u32(t, index_id, &member) || member >= ti.count)
          FAIL("invalid SPIR-V: struct member index");
-      const struct sc_id *sd = idp(t, *type);
-      uint32_t off = p->explicit_layout ? (member < sd->member_count ? sd->members[member].offset : 0)
-                                        : implicit_member_offset(t, *type, member);
-      if (p->explicit_layout && member < sd->member_count) {
-         p->matrix_stride = sd->members[member].matrix_stride;
-         p->row_major = sd->members[member].row_major;
-      }
-      advance(t, p, sc_imm(off), 1);
-      *type = struct_member(t, *type, member);
+      step_member(t, p, type, member);
       return;
    }
    case TK_ARRAY:
@@ -1688,6 +1694,27 @@ static void access_chain(struct tx *t, uint32_t at, bool ptr_chain)
    out->pointee = type;
 }
 
+/* Loads a value of `type` through p (a variable in registers or memory)
+ * into regs, one register per component; a constant may replace one. */
+static void load_value(struct tx *t, const struct ptr *p, uint32_t type, struct sc_opnd *regs)
+{
+   if (!p->var) {
+      load(t, p, type, regs, p->vector_stride);
+      return;
+   }
+   /* a copy: the variable may change while the value lives */
+   uint32_t n = components(t, type);
+   for (uint32_t i = 0; i < n; i++) {
+      struct tinfo s = scalar_at(t, type, i);
+      struct sc_opnd slot = t->slots[p->var][p->slot + i];
+      /* an unrolled loop's counter is a constant, which stays put */
+      if (slot.kind == SC_IMM)
+         regs[i] = slot;
+      else
+         copy_scalar(t, regs[i], slot, is64(&s));
+   }
+}
+
 static void op_load(struct tx *t, uint32_t at)
 {
    uint32_t type = arg(t, at, 1), id = arg(t, at, 2);
@@ -1701,19 +1728,7 @@ static void op_load(struct tx *t, uint32_t at)
    if (p.desc_array)
       FAIL("load of a whole array of descriptors");
    struct val *v = result(t, id, type);
-   if (p.var) {   /* a copy: the variable may change while the value lives */
-      for (uint32_t i = 0; i < v->n; i++) {
-         struct tinfo s = scalar_at(t, type, i);
-         struct sc_opnd slot = t->slots[p.var][p.slot + i];
-         /* an unrolled loop's counter is a constant, which stays put */
-         if (slot.kind == SC_IMM)
-            v->comp[i] = slot;
-         else
-            copy_scalar(t, v->comp[i], slot, is64(&s));
-      }
-      return;
-   }
-   load(t, &p, type, v->comp, p.vector_stride);
+   load_value(t, &p, type, v->comp);
 }
 
 /* Stores components c through pointer p (a variable in registers or
@@ -1739,6 +1754,59 @@ static void op_store(struct tx *t, uint32_t at)
    store_value(t, &p, c, n);
    if (owned)
       disown(t, c);
+}
+
+/* A step to element or member i of the array or struct *type. */
+static void step_element(struct tx *t, struct ptr *p, uint32_t *type, uint32_t i)
+{
+   struct tinfo ti = type_of(t, *type);
+   if (ti.kind == TK_STRUCT) {
+      step_member(t, p, type, i);
+      return;
+   }
+   advance(t, p, sc_imm(i), array_stride(t, p, *type));
+   *type = ti.elem;
+}
+
+/* Copies a value of `type` from src to dst through registers: an array or
+ * struct too large to hold at once goes element by element. */
+static void copy_value(struct tx *t, const struct ptr *dst, const struct ptr *src, uint32_t type)
+{
+   struct tinfo ti = type_of(t, type);
+   bool aggregate = ti.kind == TK_ARRAY || ti.kind == TK_STRUCT;
+   if (aggregate && flat_size(t, type, MAX_COMPONENTS, 0) == UINT32_MAX) {
+      for (uint32_t i = 0; i < ti.count; i++) {
+         struct ptr d = *dst, s = *src;
+         uint32_t dt = type, st = type;
+         step_element(t, &d, &dt, i);
+         step_element(t, &s, &st, i);
+         copy_value(t, &d, &s, dt);
+      }
+      return;
+   }
+   uint32_t n = components(t, type);
+   struct sc_opnd regs[MAX_COMPONENTS];
+   for (uint32_t i = 0; i < n; i++) {
+      struct tinfo s = scalar_at(t, type, i);
+      regs[i] = sc_reg(new_reg(t, is64(&s) ? 2 : 1, false));
+   }
+   load_value(t, src, type, regs);
+   struct ptr d = *dst;
+   d.pointee = type;
+   store_value(t, &d, regs, n);
+}
+
+/* OpCopyMemory: "Copy from the memory pointed to by Source to the memory
+ * pointed to by Target. Both operands must be non-void pointers and having
+ * the same <id> Type operand in their OpTypePointer type declaration"
+ * (SPIR-V 3.42.8). The same type may be laid out differently on each side
+ * (a buffer's explicit layout, a variable's own): a load and a store. */
+static void copy_memory(struct tx *t, uint32_t at)
+{
+   struct ptr dst = pointer_of(t, arg(t, at, 1)), src = pointer_of(t, arg(t, at, 2));
+   if (src.builtin || src.desc_array || dst.builtin || dst.desc_array)
+      FAIL("OpCopyMemory of a built-in or of descriptors");
+   copy_value(t, &dst, &src, src.pointee);
 }
 
 /* OpArrayLength: (range - member offset) / stride of the runtime array. */
@@ -3318,6 +3386,7 @@ static void instruction(struct tx *t, uint32_t at)
    case SpvOpInBoundsPtrAccessChain: access_chain(t, at, true); return;
    case SpvOpLoad: op_load(t, at); return;
    case SpvOpStore: op_store(t, at); return;
+   case SpvOpCopyMemory: copy_memory(t, at); return;
    case SpvOpArrayLength: op_array_length(t, at); return;
    case SpvOpCopyObject:
    case SpvOpCopyLogical: {
@@ -4846,19 +4915,20 @@ static void prologue(struct tx *t)
    if (!used)
       FAIL("out of memory");
    for (uint32_t at = m->function_start; at < m->function_end; at += sc_len(m, at)) {
-      uint32_t slot = 0;
+      uint32_t slot = 0, last = 0;   /* the operands that may name a variable */
       switch (sc_op(m, at)) {
-      case SpvOpStore: case SpvOpAtomicStore: slot = 1; break;
+      case SpvOpStore: case SpvOpAtomicStore: slot = last = 1; break;
+      case SpvOpCopyMemory: slot = 1, last = 2; break;
       case SpvOpLoad: case SpvOpAccessChain: case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain:
       case SpvOpInBoundsPtrAccessChain: case SpvOpArrayLength: case SpvOpCopyObject:
-         slot = 3;
+         slot = last = 3;
          break;
       default:
          if (sc_op(m, at) >= SpvOpAtomicLoad && sc_op(m, at) <= SpvOpAtomicXor)
-            slot = 3;
+            slot = last = 3;
          break;
       }
-      if (slot && slot < sc_len(m, at)) {
+      for (; slot && slot <= last && slot < sc_len(m, at); slot++) {
          uint32_t id = m->words[at + slot];
          if (id < m->bound && m->ids[id].opcode == SpvOpVariable && m->ids[id].def < m->function_start)
             used[id] = 1;

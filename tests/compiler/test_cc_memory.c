@@ -332,6 +332,22 @@ static void shared_tiles_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
 static const struct sct_map shared_tiles =
    SCT_MAP("shared_tiles", 2, 3, NULL, shared_tiles_ref, NULL);
 
+/* ---- copy_memory ------------------------------------------------------------------- */
+
+/* OpCopyMemory between buffer and private memory, and of an array too
+ * large for registers (shaders/copy_memory.spvasm). */
+static void copy_memory_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   (void)i;
+   w[0] = sct_u(in[0]);
+   w[1] = sct_u(in[0] * 3);
+   w[2] = sct_u(in[0] + 5);
+   w[3] = sct_u(in[0]);
+}
+
+static const struct sct_map copy_memory =
+   SCT_MAP("copy_memory", 1, 4, NULL, copy_memory_ref, NULL);
+
 /* A shared access at a dynamic address plus a constant (the tile's place,
  * a constant index times its stride) takes the constant in its offset
  * field rather than in an add: every access to the tile has a register
@@ -391,6 +407,8 @@ int main(int argc, char **argv)
       sct_map_matrix(&s, &shared_tiles);
       check_shared_offsets();
    }
+   if (argc <= 1 || strcmp(argv[1], "copy_memory") == 0)
+      sct_map_matrix(&s, &copy_memory);
    sct_fini(&s);
    return hwt_finish();
 }
