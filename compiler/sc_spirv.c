@@ -250,13 +250,9 @@ static struct sc_id *id_at(struct sc_module *m, uint32_t id, struct sc_error *e)
    return &m->ids[id];
 }
 
-static void decorate(struct sc_module *m, uint32_t at, uint32_t len, struct sc_error *e)
+/* Records decoration `deco` (its first literal: value) on id. */
+static void apply_decoration(struct sc_id *id, uint32_t deco, uint32_t value)
 {
-   if (len < 3)
-      sc_fail(e, "invalid SPIR-V: truncated OpDecorate");
-   struct sc_id *id = id_at(m, m->words[at + 1], e);
-   uint32_t deco = m->words[at + 2];
-   uint32_t value = len > 3 ? m->words[at + 3] : 0;
    switch (deco) {
    case SpvDecorationBuiltIn: id->builtin = value + 1; break;
    case SpvDecorationDescriptorSet: id->set = value, id->has_set = true; break;
@@ -270,13 +266,10 @@ static void decorate(struct sc_module *m, uint32_t at, uint32_t len, struct sc_e
    }
 }
 
-static void member_decorate(struct sc_module *m, uint32_t at, uint32_t len, struct sc_error *e)
+/* Records decoration `deco` on member `member` of struct type id. */
+static void apply_member_decoration(struct sc_id *id, uint32_t member, uint32_t deco,
+                                    uint32_t value, struct sc_error *e)
 {
-   if (len < 4)
-      sc_fail(e, "invalid SPIR-V: truncated OpMemberDecorate");
-   struct sc_id *id = id_at(m, m->words[at + 1], e);
-   uint32_t member = m->words[at + 2], deco = m->words[at + 3];
-   uint32_t value = len > 4 ? m->words[at + 4] : 0;
    if (member >= 16384)
       sc_fail(e, "invalid SPIR-V: member %u decorated", member);
    if (member >= id->member_count) {
@@ -296,6 +289,50 @@ static void member_decorate(struct sc_module *m, uint32_t at, uint32_t len, stru
    case SpvDecorationColMajor: d->row_major = false; break;
    case SpvDecorationBuiltIn: d->builtin = value + 1; break;
    default: break;
+   }
+}
+
+static void decorate(struct sc_module *m, uint32_t at, uint32_t len, struct sc_error *e)
+{
+   if (len < 3)
+      sc_fail(e, "invalid SPIR-V: truncated OpDecorate");
+   apply_decoration(id_at(m, m->words[at + 1], e), m->words[at + 2], len > 3 ? m->words[at + 3] : 0);
+}
+
+static void member_decorate(struct sc_module *m, uint32_t at, uint32_t len, struct sc_error *e)
+{
+   if (len < 4)
+      sc_fail(e, "invalid SPIR-V: truncated OpMemberDecorate");
+   apply_member_decoration(id_at(m, m->words[at + 1], e), m->words[at + 2], m->words[at + 3],
+                           len > 4 ? m->words[at + 4] : 0, e);
+}
+
+/* OpGroupDecorate and OpGroupMemberDecorate: "Add a group of decorations
+ * to another <id>" / "to members of structure types" (SPIR-V 3.42.5,
+ * Annotation Instructions). OpDecorationGroup: "All such decoration
+ * instructions targeting this OpDecorationGroup instruction must precede
+ * it", so the group's decorations are the OpDecorate and OpDecorateId
+ * before `at` whose target is the group. Members: each target is an
+ * (<id>, member) pair. */
+static void group_decorate(struct sc_module *m, uint32_t at, uint32_t len, bool members,
+                           struct sc_error *e)
+{
+   if (len < 2)
+      sc_fail(e, "invalid SPIR-V: truncated OpGroupDecorate");
+   uint32_t group = m->words[at + 1], step = members ? 2 : 1;
+   for (uint32_t d = 5; d < at; d += sc_len(m, d)) {
+      uint16_t op = sc_op(m, d);
+      uint32_t dlen = sc_len(m, d);
+      if ((op != SpvOpDecorate && op != SpvOpDecorateId) || dlen < 3 || m->words[d + 1] != group)
+         continue;
+      uint32_t deco = m->words[d + 2], value = dlen > 3 ? m->words[d + 3] : 0;
+      for (uint32_t k = 2; k + step - 1 < len; k += step) {
+         struct sc_id *target = id_at(m, m->words[at + k], e);
+         if (members)
+            apply_member_decoration(target, m->words[at + k + 1], deco, value, e);
+         else
+            apply_decoration(target, deco, value);
+      }
    }
 }
 
@@ -391,10 +428,8 @@ static void module_instruction(struct sc_module *m, uint32_t at, uint32_t len, c
    case SpvOpDecorate:
    case SpvOpDecorateId: decorate(m, at, len, e); break;
    case SpvOpMemberDecorate: member_decorate(m, at, len, e); break;
-   case SpvOpDecorationGroup:
-   case SpvOpGroupDecorate:
-   case SpvOpGroupMemberDecorate:
-      sc_fail(e, "decoration groups are not supported (run spirv-opt --flatten-decorations)");
+   case SpvOpGroupDecorate: group_decorate(m, at, len, false, e); break;
+   case SpvOpGroupMemberDecorate: group_decorate(m, at, len, true, e); break;
    default: break;
    }
 }

@@ -605,6 +605,13 @@ static void undef_local_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
    w[1] = sct_u(in[0]);
 }
 
+/* shaders/decoration_groups.spvasm: the interface decorated through
+ * OpDecorationGroup, OpGroupDecorate and OpGroupMemberDecorate. */
+static void decoration_groups_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   w[0] = sct_u(in[0] * 2 + 1);
+}
+
 /* ---------------------------------------------------------------------------------- */
 
 static const struct sct_map maps[] = {
@@ -620,6 +627,7 @@ static const struct sct_map maps[] = {
    SCT_MAP("int64_glsl", 4, 12, int64_pair, int64_glsl_ref, int64_glsl_names),
    SCT_MAP("spec_ops", 1, 3, NULL, spec_ops_ref, NULL),
    SCT_MAP("undef_local", 1, 2, NULL, undef_local_ref, NULL),
+   SCT_MAP("decoration_groups", 1, 1, NULL, decoration_groups_ref, NULL),
 };
 
 int main(int argc, char **argv)
