@@ -1218,6 +1218,27 @@ static bool constant_chain(const struct tx *t, uint32_t at)
    return true;
 }
 
+/* The words of each literal of the OpSwitch at `at`: OpSwitch, "Literal
+ * must be ... the same width as Selector's type" (SPIR-V 3.42.17), so two
+ * for a 64-bit selector. Malformed input counts as one word. */
+static uint32_t switch_literal_words(const struct tx *t, uint32_t at)
+{
+   const struct sc_module *m = t->m;
+   uint32_t sel = sc_len(m, at) > 1 ? m->words[at + 1] : 0;
+   uint32_t type = sel && sel < m->bound ? m->ids[sel].type : 0;
+   if (!type || type >= m->bound || m->ids[type].opcode != SpvOpTypeInt)
+      return 1;
+   return sc_len(m, m->ids[type].def) > 2 && m->words[m->ids[type].def + 2] == 64 ? 2 : 1;
+}
+
+/* Whether word k >= 2 of the OpSwitch at `at` is a target label (the
+ * default, or a case's after its literal) rather than a literal. */
+static bool switch_target(const struct tx *t, uint32_t at, uint32_t k)
+{
+   uint32_t lw = switch_literal_words(t, at);
+   return k == 2 || (k > 2 && (k - 3) % (lw + 1) == lw);
+}
+
 /* Whether operand word k of the instruction at `at` is a literal rather
  * than an id, for the instructions that commonly carry literals (a
  * literal mistaken for an id only costs a promotion). */
@@ -1231,7 +1252,7 @@ static bool literal_operand(const struct tx *t, uint32_t at, uint32_t k)
    case SpvOpStore: case SpvOpCopyMemory: return k >= 3;
    case SpvOpCompositeExtract: return k >= 4;
    case SpvOpCompositeInsert: case SpvOpVectorShuffle: return k >= 5;
-   case SpvOpSwitch: return k >= 3 && (k % 2) == 1;
+   case SpvOpSwitch: return k >= 3 && !switch_target(t, at, k);
    case SpvOpLoopMerge: return k >= 3;
    case SpvOpSelectionMerge: return k >= 2;
    default:
@@ -3926,19 +3947,30 @@ static int compare_blocks(const void *a, const void *b)
    return (x > y) - (x < y);
 }
 
+/* The selector compared (EQ or NE) with the literal at word k of the
+ * OpSwitch at `at`: a 64-bit selector against both words of its literal. */
+static struct sc_opnd case_compare(struct tx *t, struct sc_opnd sel, uint32_t at, uint32_t k,
+                                   enum isa_icmp cmp)
+{
+   if (switch_literal_words(t, at) == 1)
+      return alu(t, ISA_OP_ICMP, cmp, sel, sc_imm(arg(t, at, k)), sc_none());
+   uint64_t literal = arg(t, at, k) | (uint64_t)arg(t, at, k + 1) << 32;
+   struct sc_opnd d = sc_reg(new_reg(t, 1, opnd_uniform(t, sel)));
+   emit(t, ISA_OP_ICMP64, cmp, d, sel, pair64(t, literal), sc_none());
+   return d;
+}
+
 static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
 {
-   uint32_t at = blk->term, len = sc_len(t->m, at);
-   struct tinfo st = operand_scalar(t, arg(t, at, 1));
-   if (is64(&st))
-      FAIL("64-bit switch selectors are not supported");
+   uint32_t at = blk->term, len = sc_len(t->m, at), lw = switch_literal_words(t, at);
    struct sc_opnd sel = get1(t, arg(t, at, 1), 0);
    uint32_t deflt = arg(t, at, 2);
    int32_t order[256];
    uint32_t n = 0;
-   /* distinct targets, merge excluded */
-   for (uint32_t k = 2; k < len; k += (k == 2 ? 1 : 2)) {
-      uint32_t target = k == 2 ? deflt : arg(t, at, k + 1);
+   /* distinct targets, merge excluded; case k's literal is at k, its
+    * target at k + lw */
+   for (uint32_t k = 2; k + (k == 2 ? 0 : lw) < len; k += (k == 2 ? 1 : lw + 1)) {
+      uint32_t target = k == 2 ? deflt : arg(t, at, k + lw);
       if (target == merge)
          continue;
       int32_t bi = (int32_t)(block_of(t, target) - t->blocks);
@@ -3958,17 +3990,16 @@ static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
    emit(t, ISA_OP_MOV, 0, taken, sc_imm(0), sc_none(), sc_none());
    /* Lanes whose selector matches no literal take the default. */
    struct sc_opnd is_default = sc_imm(1);
-   for (uint32_t k = 3; k + 1 < len; k += 2)
-      is_default = alu(t, ISA_OP_AND, 0, is_default,
-                       alu(t, ISA_OP_ICMP, ISA_ICMP_NE, sel, sc_imm(arg(t, at, k)), sc_none()), sc_none());
+   for (uint32_t k = 3; k + lw < len; k += lw + 1)
+      is_default = alu(t, ISA_OP_AND, 0, is_default, case_compare(t, sel, at, k, ISA_ICMP_NE),
+                       sc_none());
    for (uint32_t i = 0; i < n; i++) {
       uint32_t target = t->blocks[order[i]].label;
       uint32_t next = i + 1 < n ? t->blocks[order[i + 1]].label : merge;
       struct sc_opnd cond = ft;
-      for (uint32_t k = 3; k + 1 < len; k += 2) {
-         if (arg(t, at, k + 1) == target)
-            cond = alu(t, ISA_OP_OR, 0, cond,
-                       alu(t, ISA_OP_ICMP, ISA_ICMP_EQ, sel, sc_imm(arg(t, at, k)), sc_none()), sc_none());
+      for (uint32_t k = 3; k + lw < len; k += lw + 1) {
+         if (arg(t, at, k + lw) == target)
+            cond = alu(t, ISA_OP_OR, 0, cond, case_compare(t, sel, at, k, ISA_ICMP_EQ), sc_none());
       }
       if (target == deflt)
          cond = alu(t, ISA_OP_OR, 0, cond, is_default, sc_none());
@@ -4528,7 +4559,7 @@ static uint32_t successors(const struct tx *t, const struct block *b, uint32_t *
    default: len = 0; break;
    }
    for (uint32_t k = first; k < len && n < max; k++) {
-      if (sc_op(t->m, at) == SpvOpSwitch && k > 2 && (k % 2) == 1)
+      if (sc_op(t->m, at) == SpvOpSwitch && !switch_target(t, at, k))
          continue;   /* a literal, not a target */
       uint32_t target = t->m->words[at + k];
       if (target < t->m->bound && t->block_of[target] >= 0)
@@ -4589,7 +4620,7 @@ static void loop_blocks(struct tx *t, uint32_t h, uint8_t *in)
       default: len = 0; break;
       }
       for (uint32_t k = first; k < len; k += step) {
-         if (sc_op(t->m, at) == SpvOpSwitch && k > 2 && (k % 2) == 1)
+         if (sc_op(t->m, at) == SpvOpSwitch && !switch_target(t, at, k))
             continue;   /* a literal, not a target */
          uint32_t target = t->m->words[at + k];
          if (target == merge || target >= t->m->bound || t->block_of[target] < 0)

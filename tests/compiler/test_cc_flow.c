@@ -431,6 +431,34 @@ static void unreachable_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
    w[1] = sct_u(b + 5);
 }
 
+/* shaders/switch64.spvasm: the selector's values with a case, and others
+ * that share a case's low or high word. */
+static void switch64_init(uint32_t i, uint32_t *in)
+{
+   static const uint64_t picks[] = {0, 5, 1ull << 32, UINT64_MAX, 0x100000005ull,
+                                    0xffffffff00000000ull, 0xffffffffull, 0x500000000ull};
+   uint64_t v = i % 9 < 8 ? picks[i % 9] : (uint64_t)sct_hash(i) << 32 | sct_hash(i + 1);
+   in[0] = (uint32_t)v;
+   in[1] = (uint32_t)(v >> 32);
+}
+
+static void switch64_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint64_t v = in[0] | (uint64_t)in[1] << 32;
+   uint32_t r = 99;
+   if (v == 0)
+      r = 10;
+   else if (v == 5)
+      r = 11;
+   else if (v == 1ull << 32)
+      r = 12;
+   else if (v == UINT64_MAX || v == 0xffffffff00000000ull)
+      r = 13;
+   else if (v == 0x100000005ull)
+      r = 14;
+   w[0] = sct_u(r);
+}
+
 static void loop_single_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
 {
    uint32_t lim = in[0] % 9 + 1, s = in[1], k = 0;
@@ -719,6 +747,7 @@ static const struct sct_map maps[] = {
    SCT_MAP("nested_break", 2, 2, NULL, nested_break_ref, NULL),
    SCT_MAP("unreachable", 2, 2, NULL, unreachable_ref, NULL),
    SCT_MAP("loop_single", 2, 2, NULL, loop_single_ref, NULL),
+   SCT_MAP("switch64", 2, 1, switch64_init, switch64_ref, NULL),
    SCT_MAP("switch_in_loop", 2, 3, NULL, switch_in_loop_ref, NULL),
    SCT_MAP("temporal", 2, 7, NULL, temporal_ref, NULL),
    SCT_MAP("flow_vars", 2, 7, NULL, flow_vars_ref, NULL),
