@@ -2,6 +2,7 @@
 // optimizer, whose API Debian 12 ships for C++ only. It applies the
 // specialization constants, then the optimization passes.
 #include <spirv-tools/optimizer.hpp>
+#include <spirv/unified1/spirv.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +32,19 @@ void register_passes(spvtools::Optimizer &opt, bool optimize)
       opt.RegisterPass(spvtools::CreateScalarReplacementPass());
       opt.RegisterPass(spvtools::CreateSSARewritePass());
       opt.RegisterPass(spvtools::CreateAggressiveDCEPass());
+   }
+}
+
+// FunctionControl DontInline: "Strong request, to the extent possible, to
+// not inline the function" (SPIR-V 3.24) is a request, which softgpu
+// cannot grant: it has no calls, as "recursion is not allowed" (Vulkan,
+// Shader Modules) lets every call be inlined. The inliner honours the
+// request, so the module it sees has none.
+void drop_dont_inline(std::vector<uint32_t> &w)
+{
+   for (size_t at = 5; at < w.size() && (w[at] >> 16) != 0; at += w[at] >> 16) {
+      if ((w[at] & 0xffff) == SpvOpFunction && (w[at] >> 16) >= 5 && at + 3 < w.size())
+         w[at + 3] &= ~static_cast<uint32_t>(SpvFunctionControlDontInlineMask);
    }
 }
 
@@ -64,8 +78,10 @@ extern "C" uint32_t *sc_optimize(const uint32_t *words, size_t count,
       register_passes(opt, optimize);
       spv_optimizer_options options = spvOptimizerOptionsCreate();
       spvOptimizerOptionsSetRunValidator(options, false);   // validated already, and cached
+      std::vector<uint32_t> module(words, words + count);
+      drop_dont_inline(module);
       std::vector<uint32_t> out;
-      bool ok = opt.Run(words, count, &out, options);
+      bool ok = opt.Run(module.data(), module.size(), &out, options);
       spvOptimizerOptionsDestroy(options);
       if (!ok) {
          std::snprintf(err, err_size, "the SPIR-V optimizer failed: %s", messages.c_str());

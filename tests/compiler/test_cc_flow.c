@@ -459,6 +459,13 @@ static void switch64_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
    w[0] = sct_u(r);
 }
 
+/* shaders/dont_inline.spvasm: a DontInline function, inlined. */
+static void dont_inline_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   w[0] = sct_u(2 * in[0] + 1);
+   w[1] = sct_u(4 * in[0] + 3);
+}
+
 static void loop_single_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
 {
    uint32_t lim = in[0] % 9 + 1, s = in[1], k = 0;
@@ -748,6 +755,7 @@ static const struct sct_map maps[] = {
    SCT_MAP("unreachable", 2, 2, NULL, unreachable_ref, NULL),
    SCT_MAP("loop_single", 2, 2, NULL, loop_single_ref, NULL),
    SCT_MAP("switch64", 2, 1, switch64_init, switch64_ref, NULL),
+   SCT_MAP("dont_inline", 1, 2, NULL, dont_inline_ref, NULL),
    SCT_MAP("switch_in_loop", 2, 3, NULL, switch_in_loop_ref, NULL),
    SCT_MAP("temporal", 2, 7, NULL, temporal_ref, NULL),
    SCT_MAP("flow_vars", 2, 7, NULL, flow_vars_ref, NULL),
