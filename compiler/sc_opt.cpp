@@ -22,7 +22,10 @@ void register_passes(spvtools::Optimizer &opt, bool optimize)
    opt.RegisterPass(spvtools::CreateFreezeSpecConstantValuePass());
    opt.RegisterPass(spvtools::CreateFoldSpecConstantOpAndCompositePass());
    // The inliner leaves functions with early returns alone unless their
-   // returns are merged first.
+   // returns are merged first; merging refuses functions with blocks no
+   // path reaches (an OpUnreachable after a return, valid SPIR-V), which
+   // dead branch elimination removes.
+   opt.RegisterPass(spvtools::CreateDeadBranchElimPass());
    opt.RegisterPass(spvtools::CreateMergeReturnPass());
    opt.RegisterPass(spvtools::CreateInlineExhaustivePass());
    opt.RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());

@@ -466,6 +466,13 @@ static void dont_inline_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
    w[1] = sct_u(4 * in[0] + 3);
 }
 
+/* shaders/unreachable_fn.spvasm: functions with blocks no path reaches. */
+static void unreachable_fn_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   w[0] = sct_u(in[0] + 5);
+   w[1] = sct_u(3 - (in[0] & 3));
+}
+
 static void loop_single_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
 {
    uint32_t lim = in[0] % 9 + 1, s = in[1], k = 0;
@@ -756,6 +763,7 @@ static const struct sct_map maps[] = {
    SCT_MAP("loop_single", 2, 2, NULL, loop_single_ref, NULL),
    SCT_MAP("switch64", 2, 1, switch64_init, switch64_ref, NULL),
    SCT_MAP("dont_inline", 1, 2, NULL, dont_inline_ref, NULL),
+   SCT_MAP("unreachable_fn", 1, 2, NULL, unreachable_fn_ref, NULL),
    SCT_MAP("switch_in_loop", 2, 3, NULL, switch_in_loop_ref, NULL),
    SCT_MAP("temporal", 2, 7, NULL, temporal_ref, NULL),
    SCT_MAP("flow_vars", 2, 7, NULL, flow_vars_ref, NULL),
