@@ -53,9 +53,12 @@ struct ptr {
    uint32_t matrix_stride;      /* when pointing at a matrix in a buffer */
    bool row_major;
    uint32_t vector_stride;      /* a column of a row-major matrix: its components' stride */
-   /* Input built-ins: which, and the component a chain selected */
+   /* Input built-ins: which, and the component a chain selected (comp, or
+    * at run time comp_index of comp_count) */
    uint32_t builtin;            /* SpvBuiltIn + 1 */
    uint32_t comp;
+   struct sc_opnd comp_index;   /* NONE unless the index is dynamic */
+   uint32_t comp_count;
    /* an array of buffer descriptors, before the chain picks one */
    bool desc_array;
    const struct sc_binding *binding;
@@ -604,6 +607,19 @@ static bool const_u32(const struct tx *t, uint32_t id, uint32_t *value)
       return true;
    }
    return false;
+}
+
+/* An index's value if it is a constant below 2^32: access chains index
+ * with integers of either width ("Indexes ... must be scalar integer
+ * types", SPIR-V 3.42.8, OpAccessChain). */
+static bool const_index(const struct tx *t, uint32_t id, uint32_t *value)
+{
+   const struct sc_id *d = idp(t, id);
+   if (d->opcode == SpvOpConstant && sc_len(t->m, d->def) == 5 && t->m->words[d->def + 4] == 0) {
+      *value = t->m->words[d->def + 3];
+      return true;
+   }
+   return const_u32(t, id, value);
 }
 
 static bool id_divergent(const struct tx *t, uint32_t id)
@@ -1212,7 +1228,7 @@ static bool constant_chain(const struct tx *t, uint32_t at)
 {
    for (uint32_t k = 4; k < sc_len(t->m, at); k++) {
       uint32_t c;
-      if (!const_u32(t, arg(t, at, k), &c))
+      if (!const_index(t, arg(t, at, k), &c))
          return false;
    }
    return true;
@@ -1336,7 +1352,7 @@ static void step_into_promoted(struct tx *t, struct ptr *p, uint32_t *type, uint
 {
    struct tinfo ti = type_of(t, *type);
    uint32_t index;
-   if (!const_u32(t, index_id, &index))
+   if (!const_index(t, index_id, &index))
       FAIL("internal: dynamic index into a promoted variable");
    switch (ti.kind) {
    case TK_STRUCT:
@@ -1645,17 +1661,18 @@ static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t inde
    }
    struct tinfo ti = type_of(t, *type);
    if (p->builtin) {
-      uint32_t c;
-      if (!const_u32(t, index_id, &c))
-         FAIL("dynamic index into a built-in");
-      p->comp = c;
+      if (!const_index(t, index_id, &p->comp)) {
+         p->comp = 0;
+         p->comp_index = index_operand(t, index_id);
+         p->comp_count = ti.count;
+      }
       *type = ti.elem;
       return;
    }
    switch (ti.kind) {
    case TK_STRUCT: {
       uint32_t member;
-      if (!const_u32(t, index_id, &member) || member >= ti.count)
+      if (!const_index(t, index_id, &member) || member >= ti.count)
          FAIL("invalid SPIR-V: struct member index");
       step_member(t, p, type, member);
       return;
@@ -1715,6 +1732,8 @@ static void access_chain(struct tx *t, uint32_t at, bool ptr_chain)
    out->pointee = type;
 }
 
+static struct sc_opnd builtin_at(struct tx *t, const struct ptr *p);
+
 /* Loads a value of `type` through p (a variable in registers or memory)
  * into regs, one register per component; a constant may replace one. */
 static void load_value(struct tx *t, const struct ptr *p, uint32_t type, struct sc_opnd *regs)
@@ -1742,6 +1761,10 @@ static void op_load(struct tx *t, uint32_t at)
    struct ptr p = pointer_of(t, arg(t, at, 3));
    if (p.builtin) {
       struct val *v = val_new(t, id, components(t, type));
+      if (p.comp_index.kind != SC_NONE) {
+         v->comp[0] = builtin_at(t, &p);
+         return;
+      }
       for (uint32_t i = 0; i < v->n; i++)
          v->comp[i] = builtin_component(t, p.builtin - 1, p.comp + i);
       return;
@@ -2168,6 +2191,21 @@ static struct sc_opnd dynamic_pick(struct tx *t, const struct operands *v, struc
       }
    }
    return r;
+}
+
+/* The component of a built-in vector that a dynamic index selects: all of
+ * them read, one picked (an index out of range reads component 0; the
+ * result is undefined). */
+static struct sc_opnd builtin_at(struct tx *t, const struct ptr *p)
+{
+   struct sc_opnd c[16];
+   uint32_t n = p->comp_count < 16 ? p->comp_count : 16;
+   for (uint32_t i = 0; i < n; i++)
+      c[i] = builtin_component(t, p->builtin - 1, i);
+   struct operands v = {.c = c, .n = n ? n : 1, .t = t};
+   if (!n)
+      c[0] = sc_imm(0);
+   return dynamic_pick(t, &v, p->comp_index, false);
 }
 
 static void vector_extract_dynamic(struct tx *t, uint32_t at)

@@ -612,6 +612,14 @@ static void decoration_groups_ref(const uint32_t *in, uint32_t i, struct sct_wan
    w[0] = sct_u(in[0] * 2 + 1);
 }
 
+/* shaders/builtin_index.spvasm: a dynamic index into a built-in, and
+ * 64-bit constant indices. */
+static void builtin_index_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   w[0] = sct_u(in[0] % 3 == 0 ? i : 0);
+   w[1] = sct_u(in[0] + i);
+}
+
 /* ---------------------------------------------------------------------------------- */
 
 static const struct sct_map maps[] = {
@@ -628,6 +636,7 @@ static const struct sct_map maps[] = {
    SCT_MAP("spec_ops", 1, 3, NULL, spec_ops_ref, NULL),
    SCT_MAP("undef_local", 1, 2, NULL, undef_local_ref, NULL),
    SCT_MAP("decoration_groups", 1, 1, NULL, decoration_groups_ref, NULL),
+   SCT_MAP("builtin_index", 1, 2, NULL, builtin_index_ref, NULL),
 };
 
 int main(int argc, char **argv)
