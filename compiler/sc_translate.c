@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_COMPONENTS 64u   /* scalars a value held in registers may have */
+#define MAX_COMPONENTS 256u  /* scalars a value held in registers may have (a struct of five mat4, 80) */
 
 /* ---- translated values ------------------------------------------------------- */
 

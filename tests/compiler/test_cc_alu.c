@@ -620,6 +620,13 @@ static void builtin_index_ref(const uint32_t *in, uint32_t i, struct sct_want *w
    w[1] = sct_u(in[0] + i);
 }
 
+/* shaders/big_value.spvasm: a value of 80 scalars in registers. */
+static void big_value_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   w[0] = sct_u(in[0] + 7);
+   w[1] = sct_u(in[0]);
+}
+
 /* ---------------------------------------------------------------------------------- */
 
 static const struct sct_map maps[] = {
@@ -637,6 +644,7 @@ static const struct sct_map maps[] = {
    SCT_MAP("undef_local", 1, 2, NULL, undef_local_ref, NULL),
    SCT_MAP("decoration_groups", 1, 1, NULL, decoration_groups_ref, NULL),
    SCT_MAP("builtin_index", 1, 2, NULL, builtin_index_ref, NULL),
+   SCT_MAP("big_value", 1, 2, NULL, big_value_ref, NULL),
 };
 
 int main(int argc, char **argv)
