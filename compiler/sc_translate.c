@@ -136,9 +136,10 @@ struct tx {
    uint8_t *var_divergent;      /* per promoted variable: may differ between lanes */
    uint8_t *ctrl;               /* per block: reached by only part of the lanes */
    uint32_t *stack;             /* per block: scratch for walks */
-   /* Component arrays get() made for constants, until their user frees
-    * them: a compile error unwinds past the user, and tx_free frees them. */
-   struct sc_opnd **owned;
+   /* Arrays get() made for constants (and other scratch), until their user
+    * frees them: a compile error unwinds past the user, and tx_free frees
+    * them. */
+   void **owned;
    uint32_t owned_n, owned_cap;
    struct sc_opnd **slots;      /* per promoted variable: one register per scalar */
    uint32_t exit_label;         /* the program's final EXIT */
@@ -455,11 +456,11 @@ static struct val *val_new(struct tx *t, uint32_t id, uint32_t n)
 
 static void constant_components(struct tx *t, uint32_t id, struct sc_opnd *out, uint32_t *n);
 
-static void own(struct tx *t, struct sc_opnd *c)
+static void own(struct tx *t, void *c)
 {
    if (t->owned_n == t->owned_cap) {
       uint32_t cap = t->owned_cap ? 2 * t->owned_cap : 16;
-      struct sc_opnd **o = realloc(t->owned, cap * sizeof(*o));
+      void **o = realloc(t->owned, cap * sizeof(*o));
       if (!o) {
          free(c);
          FAIL("out of memory");
@@ -471,7 +472,7 @@ static void own(struct tx *t, struct sc_opnd *c)
 }
 
 /* Frees an array get() made (the most recent ones are the likely ones). */
-static void disown(struct tx *t, struct sc_opnd *c)
+static void disown(struct tx *t, void *c)
 {
    for (uint32_t i = t->owned_n; i-- > 0;) {
       if (t->owned[i] == c) {
@@ -4003,7 +4004,13 @@ static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
    uint32_t at = blk->term, len = sc_len(t->m, at), lw = switch_literal_words(t, at);
    struct sc_opnd sel = get1(t, arg(t, at, 1), 0);
    uint32_t deflt = arg(t, at, 2);
-   int32_t order[256];
+   /* one per distinct target: as many as the instruction names, up to every
+    * block (a switch may have hundreds of cases) */
+   uint32_t cap = len < t->block_count ? len : t->block_count;
+   int32_t *order = calloc(cap ? cap : 1, sizeof(*order));
+   if (!order)
+      FAIL("out of memory");
+   own(t, order);
    uint32_t n = 0;
    /* distinct targets, merge excluded; case k's literal is at k, its
     * target at k + lw */
@@ -4015,7 +4022,7 @@ static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
       bool seen = false;
       for (uint32_t i = 0; i < n; i++)
          seen |= order[i] == bi;
-      if (!seen && n < 256)
+      if (!seen && n < cap)
          order[n++] = bi;
    }
    qsort(order, n, sizeof(order[0]), compare_blocks);
@@ -4080,6 +4087,7 @@ static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
    place_label(t, end_label);
    emit(t, ISA_OP_ENDSWITCH, 0, sc_none(), sc_none(), sc_none(), sc_none());
    close_construct(t);
+   disown(t, order);
 }
 
 /* ---- counted loops, unrolled ------------------------------------------------------------------ */

@@ -473,6 +473,13 @@ static void unreachable_fn_ref(const uint32_t *in, uint32_t i, struct sct_want *
    w[1] = sct_u(3 - (in[0] & 3));
 }
 
+/* shaders/switch_wide.comp: a switch of 300 cases. */
+static void switch_wide_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   uint32_t a = in[0] % 301;
+   w[0] = sct_u(a < 300 ? a * 7 + 1 : 5);
+}
+
 static void loop_single_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
 {
    uint32_t lim = in[0] % 9 + 1, s = in[1], k = 0;
@@ -764,6 +771,7 @@ static const struct sct_map maps[] = {
    SCT_MAP("switch64", 2, 1, switch64_init, switch64_ref, NULL),
    SCT_MAP("dont_inline", 1, 2, NULL, dont_inline_ref, NULL),
    SCT_MAP("unreachable_fn", 1, 2, NULL, unreachable_fn_ref, NULL),
+   SCT_MAP("switch_wide", 1, 1, NULL, switch_wide_ref, NULL),
    SCT_MAP("switch_in_loop", 2, 3, NULL, switch_in_loop_ref, NULL),
    SCT_MAP("temporal", 2, 7, NULL, temporal_ref, NULL),
    SCT_MAP("flow_vars", 2, 7, NULL, flow_vars_ref, NULL),
