@@ -26,6 +26,21 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct verdict cache[CACHE_SLOTS];
 static spv_context contexts[SC_VULKAN_1_3 + 1];
 
+/* The cache and the contexts live as long as the library: the loader
+ * unloads the driver (dlclose) when the last instance goes, and a driver
+ * loaded and unloaded again must not grow by one set of contexts each time. */
+__attribute__((destructor)) static void release_cache(void)
+{
+   for (size_t i = 0; i < sizeof(contexts) / sizeof(contexts[0]); i++) {
+      spvContextDestroy(contexts[i]);
+      contexts[i] = NULL;
+   }
+   for (size_t i = 0; i < CACHE_SLOTS; i++) {
+      free(cache[i].message);
+      cache[i] = (struct verdict){0};
+   }
+}
+
 /* The options as one word, folded into the verdict's hash. */
 static uint32_t options_word(const struct sc_validator_options *o)
 {
