@@ -62,8 +62,10 @@ static void init_features(struct sg_core_features *f)
    f->v12.vulkanMemoryModel = VK_TRUE;
    f->v12.vulkanMemoryModelDeviceScope = VK_TRUE;
    f->v12.subgroupBroadcastDynamicId = VK_TRUE;
-   /* The extended types are those of other features: none of which softgpu
-    * has, so subgroup operations on them never arise. */
+   /* Of the extended types, softgpu has 64-bit integers (shaderInt64): the
+    * subgroup instructions have 64-bit forms (register pairs); the 8- and
+    * 16-bit types and half floats are not advertised, so subgroup
+    * operations on them never arise. */
    f->v12.shaderSubgroupExtendedTypes = VK_TRUE;
    /* GPU virtual addresses are buffer device addresses. */
    f->v12.bufferDeviceAddress = VK_TRUE;

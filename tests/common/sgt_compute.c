@@ -141,6 +141,17 @@ void sgt_cdev_create(struct sgt_cdev *d, const struct sgt_compute_options *opts)
                 "robustBufferAccess is not advertised, but Vulkan requires it");
       want.features.robustBufferAccess = d->features.robustBufferAccess;
    }
+   VkPhysicalDeviceVulkan11Features want11;
+   if (opts->every_feature) {
+      want.features = d->features;
+      want11 = d->features11;
+      want12 = d->features12;
+      want13 = d->features13;
+      want.pNext = &want11;
+      want11.pNext = &want12;
+      want12.pNext = &want13;
+      want13.pNext = NULL;
+   }
    const char *exts[1];
    uint32_t next = 0;
    if (opts->push_descriptor && d->has_push_descriptor_ext)

@@ -38,6 +38,10 @@ struct sgt_compute_options {
    /* enable scalarBlockLayout and uniformBufferStandardLayout, each when
     * supported */
    bool block_layouts;
+   /* enable every feature of VkPhysicalDeviceFeatures and the Vulkan 1.1,
+    * 1.2 and 1.3 feature structs that the device advertises (the tests of
+    * single features, which skip what is not advertised) */
+   bool every_feature;
 };
 
 struct sgt_cdev {

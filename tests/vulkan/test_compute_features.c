@@ -1,0 +1,963 @@
+/*
+ * Advertised features that no other test exercised end to end, each
+ * checked against a C reference (tests/vulkan/feature_tests.inc maps every
+ * advertised feature to the tests that exercise it):
+ *
+ * - subgroup_int64: shaderSubgroupExtendedTypes with shaderInt64: subgroup
+ *   arithmetic (add, mul, min and max signed and unsigned, and, or, xor,
+ *   inclusive and exclusive scans), broadcasts and shuffles on uint64_t,
+ *   in uniform and divergent control flow;
+ * - zero_initialize_workgroup_memory: shared variables with null
+ *   initializers read as zero before any write, in every workgroup, even
+ *   after earlier workgroups left garbage there;
+ * - subgroup_size_control: VkPipelineShaderStageRequiredSubgroupSizeCreateInfo
+ *   at every power of two in [minSubgroupSize, maxSubgroupSize]:
+ *   gl_SubgroupSize is the required size;
+ * - compute_full_subgroups: REQUIRE_FULL_SUBGROUPS, with and without a
+ *   required size: every subgroup has all its invocations active;
+ * - creation_feedback (VK_EXT_pipeline_creation_feedback, core in 1.3):
+ *   the pipeline's and the stage's feedback are written with the VALID
+ *   bit and durations within the call's wall time;
+ * - device_buffer_requirements (maintenance4): vkGetDeviceBufferMemoryRequirements
+ *   equals vkGetBufferMemoryRequirements2 of a buffer made from the same
+ *   create info, and a larger buffer never needs less memory.
+ *   vkGetDeviceImageMemoryRequirements cannot be exercised: softgpu has no
+ *   images (no format supports an image usage, so no VkImageCreateInfo is
+ *   valid);
+ * - update_after_bind_storage / _uniform: a descriptor of an
+ *   UPDATE_AFTER_BIND binding rewritten after the set was bound and the
+ *   command buffer recorded, before submission: the launch uses the new one;
+ * - update_unused_while_pending: a binding with UPDATE_UNUSED_WHILE_PENDING
+ *   (and PARTIALLY_BOUND) that the shader does not reach, rewritten while
+ *   the command buffer is pending (its queue parked on a semaphore);
+ * - update_after_bind_inline_uniform: the same with an inline uniform block
+ *   (descriptorBindingInlineUniformBlockUpdateAfterBind);
+ * - partially_bound: a PARTIALLY_BOUND binding left unwritten, which the
+ *   shader declares but never reaches;
+ * - memory_model: vulkanMemoryModel and vulkanMemoryModelDeviceScope:
+ *   device-scope release stores, acquire-release atomics, a barrier with
+ *   device-scope semantics and acquire loads see each other's values;
+ * - int64_buffer_atomics, int64_shared_atomics: 64-bit atomic add, min,
+ *   max and or on a storage buffer, and add on a shared variable;
+ * - host_query_reset: vkResetQueryPool makes written timestamps unavailable;
+ * - debug_printf (VK_KHR_shader_non_semantic_info, core in 1.3): a
+ *   debugPrintfEXT line reaches softgpu's log.
+ *
+ * The device enables every advertised feature; a subtest whose feature is
+ * not advertised prints SKIP (sgt_skip) and passes, which the check of the
+ * mapping (tools/check-feature-tests) relies on: run with
+ * SOFTGPU_HIDE_FEATURES=<feature>, each mapped subtest must skip.
+ */
+#include <string.h>
+
+#include "sgt_compute.h"
+#include "sgt_sync.h"
+
+#define MAXWG 128
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static VkPipeline pipeline_with(struct sgt_cdev *d, VkShaderModule module, VkPipelineLayout layout,
+                                const VkSpecializationInfo *spec, VkPipelineShaderStageCreateFlags flags,
+                                const void *stage_next, const void *info_next)
+{
+   VkComputePipelineCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+      .pNext = info_next,
+      .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                .pNext = stage_next,
+                .flags = flags,
+                .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                .module = module,
+                .pName = "main",
+                .pSpecializationInfo = spec},
+      .layout = layout,
+      .basePipelineIndex = -1,
+   };
+   VkPipeline p;
+   SGT_CHECK_VK(vkCreateComputePipelines(d->device, VK_NULL_HANDLE, 1, &info, NULL, &p));
+   return p;
+}
+
+/* Runs one pipeline over one storage buffer `out` with `groups` workgroups. */
+static void run_one(struct sgt_cdev *d, VkPipeline pipeline, VkPipelineLayout layout,
+                    VkDescriptorSet set, uint32_t groups)
+{
+   VkCommandBuffer cmd = sgt_cmd_begin(d);
+   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+   vkCmdDispatch(cmd, groups, 1, 1);
+   sgt_cmd_submit_wait(d, cmd);
+}
+
+/* ---- shaderSubgroupExtendedTypes on 64-bit integers ---------------------- */
+
+#define REC64 16
+
+static uint64_t int64_value(uint32_t g)
+{
+   return (uint64_t)g * 0x9E3779B97F4A7C15ull + ((uint64_t)(g & 3u) << 62);
+}
+
+/* One subgroup: the global indices of its members, by invocation ID
+ * (UINT32_MAX where no invocation has that ID). */
+struct members {
+   uint32_t g[MAXWG];
+};
+
+static void check_int64_subgroup(const uint64_t *r, const struct members *m, uint32_t size,
+                                 const char *what, uint32_t *bad)
+{
+   uint64_t sum = 0, umax = 0, umin = UINT64_MAX, xr = 0, an = UINT64_MAX, orr = 0, mul = 1;
+   int64_t smax = INT64_MIN, smin = INT64_MAX;
+   uint64_t first = 0, div_sum = 0, div_first = 0;
+   bool have_first = false, have_div = false;
+   for (uint32_t i = 0; i < size; i++) {
+      uint32_t g = m->g[i];
+      if (g == UINT32_MAX)
+         continue;
+      uint64_t v = int64_value(g);
+      sum += v, xr ^= v, an &= v, orr |= v, mul *= v | 1u;
+      umax = v > umax ? v : umax;
+      umin = v < umin ? v : umin;
+      smax = (int64_t)v > smax ? (int64_t)v : smax;
+      smin = (int64_t)v < smin ? (int64_t)v : smin;
+      if (!have_first)
+         first = v, have_first = true;
+      if (g % 3 != 1) {
+         div_sum += v;
+         if (!have_div)
+            div_first = v, have_div = true;
+      }
+   }
+   uint64_t incl = 0;
+   for (uint32_t i = 0; i < size; i++) {
+      uint32_t g = m->g[i];
+      if (g == UINT32_MAX)
+         continue;
+      uint64_t v = int64_value(g);
+      uint64_t excl = incl;
+      incl += v;
+      const uint64_t *x = r + (size_t)g * REC64;
+      uint64_t want[REC64] = {
+         x[0], sum, incl, excl, umax, umin, (uint64_t)smax, (uint64_t)smin, xr, an, orr, mul,
+         first, x[13], x[14], g % 3 != 1 ? div_sum ^ div_first : 0};
+      /* Broadcast from invocation 1 and the shuffle partner: only when
+       * that invocation exists (an inactive one gives an undefined value). */
+      if (m->g[1] != UINT32_MAX)
+         want[13] = int64_value(m->g[1]);
+      uint32_t partner = i ^ 1u;
+      if (partner < size && m->g[partner] != UINT32_MAX)
+         want[14] = int64_value(m->g[partner]);
+      static const char *const names[REC64] = {
+         "ids", "add", "inclusive add", "exclusive add", "umax", "umin", "smax", "smin", "xor",
+         "and", "or", "mul", "broadcast first", "broadcast 1", "shuffle", "divergent add"};
+      for (uint32_t k = 1; k < REC64; k++) {
+         if (x[k] != want[k] && (*bad)++ < 6)
+            fprintf(stderr, "   %s: invocation %u (subgroup invocation %u): %s is 0x%016llx, "
+                    "expected 0x%016llx\n", what, g, i, names[k], (unsigned long long)x[k],
+                    (unsigned long long)want[k]);
+      }
+   }
+}
+
+static void subgroup_int64(struct sgt_cdev *d)
+{
+   if (!d->features.shaderInt64 || !d->features12.shaderSubgroupExtendedTypes) {
+      sgt_skip("subgroup_int64", "shaderInt64 or shaderSubgroupExtendedTypes is not advertised");
+      return;
+   }
+   const VkSubgroupFeatureFlags ops = VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
+                                      VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                      VK_SUBGROUP_FEATURE_SHUFFLE_BIT;
+   if ((d->props11.subgroupSupportedOperations & ops) != ops) {
+      sgt_skip("subgroup_int64", "arithmetic, ballot or shuffle subgroup operations are missing");
+      return;
+   }
+   const uint32_t size = d->props11.subgroupSize;
+   static const uint32_t sizes[] = {128, 100};
+   for (uint32_t c = 0; c < 2; c++) {
+      uint32_t ws = sizes[c];
+      VkSpecializationMapEntry e = {0, 0, 4};
+      VkSpecializationInfo spec = {1, &e, 4, &ws};
+      struct sgt_kernel k;
+      sgt_kernel_create(d, &k, SGT_SHADER("subgroup_int64"), 1, 0, &spec);
+      struct sgt_buffer out;
+      sgt_cbuffer(d, (VkDeviceSize)ws * 2 * REC64 * 8, &out);
+      const struct sgt_buffer *bufs[] = {&out};
+      sgt_kernel_bind(d, &k, bufs);
+      VkCommandBuffer cmd = sgt_cmd_begin(d);
+      sgt_kernel_dispatch(cmd, &k, NULL, 2, 1, 1);
+      sgt_cmd_submit_wait(d, cmd);
+      const uint64_t *r = out.map;
+      for (uint32_t w = 0; w < 2; w++) {
+         char what[64];
+         snprintf(what, sizeof(what), "workgroup size %u, workgroup %u", ws, w);
+         static struct members subgroups[MAXWG];
+         for (uint32_t s = 0; s < MAXWG; s++)
+            for (uint32_t i = 0; i < MAXWG; i++)
+               subgroups[s].g[i] = UINT32_MAX;
+         uint32_t count = 0, bad = 0;
+         bool ok = true;
+         for (uint32_t g = w * ws; g < (w + 1) * ws && ok; g++) {
+            uint32_t sg = (uint32_t)r[(size_t)g * REC64], inv = (uint32_t)(r[(size_t)g * REC64] >> 32);
+            ok = sg < MAXWG && inv < size && subgroups[sg].g[inv] == UINT32_MAX;
+            SGT_CHECK(ok, "%s: invocation %u reports subgroup %u, invocation %u", what, g, sg, inv);
+            if (ok) {
+               subgroups[sg].g[inv] = g;
+               count = sg + 1 > count ? sg + 1 : count;
+            }
+         }
+         for (uint32_t s = 0; ok && s < count; s++)
+            check_int64_subgroup(r, &subgroups[s], size, what, &bad);
+         SGT_CHECK(bad == 0, "%s: %u wrong 64-bit subgroup results", what, bad);
+      }
+      sgt_cbuffer_destroy(d, &out);
+      sgt_kernel_destroy(d, &k);
+   }
+}
+
+/* ---- shaderZeroInitializeWorkgroupMemory --------------------------------- */
+
+static void zero_initialize_workgroup_memory(struct sgt_cdev *d)
+{
+   if (!d->features13.shaderZeroInitializeWorkgroupMemory) {
+      sgt_skip("zero_initialize_workgroup_memory",
+               "shaderZeroInitializeWorkgroupMemory is not advertised");
+      return;
+   }
+   /* Many more workgroups than workers: each worker's shared memory is
+    * reused by workgroups after one that left garbage in it. */
+   const uint32_t groups = 256;
+   struct sgt_kernel k;
+   sgt_kernel_create(d, &k, SGT_SHADER("zero_init"), 1, 0, NULL);
+   struct sgt_buffer out;
+   sgt_cbuffer(d, groups * 64 * 4, &out);
+   const struct sgt_buffer *bufs[] = {&out};
+   sgt_kernel_bind(d, &k, bufs);
+   for (uint32_t round = 0; round < 2; round++) {
+      memset(out.map, 0, out.size);
+      VkCommandBuffer cmd = sgt_cmd_begin(d);
+      sgt_kernel_dispatch(cmd, &k, NULL, groups, 1, 1);
+      sgt_cmd_submit_wait(d, cmd);
+      const uint32_t *r = out.map;
+      uint32_t bad = 0;
+      for (uint32_t i = 0; i < groups * 64; i++) {
+         /* The shader stores what it read, plus one: 1 means all zero. */
+         if (r[i] != 1 && bad++ < 5)
+            fprintf(stderr, "   round %u, workgroup %u, invocation %u read 0x%08x from its "
+                    "null-initialized shared variables\n", round, i / 64, i % 64, r[i] - 1);
+      }
+      SGT_CHECK(bad == 0, "round %u: %u invocations read non-zero workgroup memory", round, bad);
+   }
+   sgt_cbuffer_destroy(d, &out);
+   sgt_kernel_destroy(d, &k);
+}
+
+/* ---- subgroupSizeControl, computeFullSubgroups -------------------------- */
+
+/* Runs subgroup_size with workgroup size ws (2 workgroups) under the given
+ * stage flags and required size (0: none); returns 4 words per invocation. */
+static uint32_t *run_subgroup_size(struct sgt_cdev *d, uint32_t ws, uint32_t required,
+                                   VkPipelineShaderStageCreateFlags flags)
+{
+   VkSpecializationMapEntry e = {0, 0, 4};
+   VkSpecializationInfo spec = {1, &e, 4, &ws};
+   VkPipelineShaderStageRequiredSubgroupSizeCreateInfo req = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO,
+      .requiredSubgroupSize = required};
+   struct sgt_kernel k;
+   sgt_kernel_create(d, &k, SGT_SHADER("subgroup_size"), 1, 0, &spec);
+   VkPipeline p = pipeline_with(d, k.module, k.layout, &spec, flags, required ? &req : NULL, NULL);
+   struct sgt_buffer out;
+   sgt_cbuffer(d, (VkDeviceSize)ws * 2 * 16, &out);
+   const struct sgt_buffer *bufs[] = {&out};
+   sgt_kernel_bind(d, &k, bufs);
+   run_one(d, p, k.layout, k.set, 2);
+   uint32_t *r = malloc(out.size);
+   memcpy(r, out.map, out.size);
+   vkDestroyPipeline(d->device, p, NULL);
+   sgt_cbuffer_destroy(d, &out);
+   sgt_kernel_destroy(d, &k);
+   return r;
+}
+
+/* Every invocation reports gl_SubgroupSize == want (0: any, but the same
+ * for all), IDs below it and, when full, a whole subgroup active. */
+static void check_subgroup_size(const uint32_t *r, uint32_t n, uint32_t want, bool full,
+                                const char *what)
+{
+   uint32_t bad = 0, seen = r[0];
+   for (uint32_t g = 0; g < n; g++) {
+      const uint32_t *x = r + g * 4;
+      uint32_t size = want ? want : seen;
+      bool ok = x[0] == size && x[3] < size && x[1] >= 1 && x[1] <= size && (!full || x[1] == size);
+      if (!ok && bad++ < 4)
+         fprintf(stderr, "   %s: invocation %u: gl_SubgroupSize %u (want %u), active %u, "
+                 "subgroup %u, invocation %u\n", what, g, x[0], size, x[1], x[2], x[3]);
+   }
+   SGT_CHECK(bad == 0, "%s: %u invocations saw the wrong subgroup", what, bad);
+}
+
+static void subgroup_size_control(struct sgt_cdev *d)
+{
+   if (!d->features13.subgroupSizeControl) {
+      sgt_skip("subgroup_size_control", "subgroupSizeControl is not advertised");
+      return;
+   }
+   const uint32_t lo = d->props13.minSubgroupSize, hi = d->props13.maxSubgroupSize;
+   SGT_REQUIRE(lo >= 1 && lo <= hi && (lo & (lo - 1)) == 0 && (hi & (hi - 1)) == 0,
+               "subgroup sizes [%u, %u] are not powers of two", lo, hi);
+   SGT_CHECK(d->props13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT,
+             "requiredSubgroupSizeStages lacks COMPUTE");
+   fprintf(stderr, "   subgroup sizes %u..%u\n", lo, hi);
+   for (uint32_t size = lo; size <= hi; size *= 2) {
+      /* 100 invocations: a partial last subgroup at most sizes. */
+      char what[64];
+      snprintf(what, sizeof(what), "required size %u", size);
+      uint32_t *r = run_subgroup_size(d, 100, size, 0);
+      check_subgroup_size(r, 200, size, false, what);
+      free(r);
+   }
+}
+
+static void compute_full_subgroups(struct sgt_cdev *d)
+{
+   if (!d->features13.computeFullSubgroups || !d->features13.subgroupSizeControl) {
+      sgt_skip("compute_full_subgroups",
+               "computeFullSubgroups or subgroupSizeControl is not advertised");
+      return;
+   }
+   const uint32_t lo = d->props13.minSubgroupSize, hi = d->props13.maxSubgroupSize;
+   const VkPipelineShaderStageCreateFlags full =
+      VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+   /* With a required size and full subgroups, the workgroup's X size must
+    * be a multiple of requiredSubgroupSize (VkPipelineShaderStageCreateInfo's
+    * valid usage): 2 subgroups. */
+   for (uint32_t size = lo; size <= hi; size *= 2) {
+      char what[64];
+      snprintf(what, sizeof(what), "full subgroups of required size %u", size);
+      uint32_t *r = run_subgroup_size(d, 2 * size, size, full);
+      check_subgroup_size(r, 4 * size, size, true, what);
+      free(r);
+   }
+   /* Without a required size and with a varying one, a multiple of
+    * maxSubgroupSize (the same valid usage). */
+   uint32_t *r = run_subgroup_size(
+      d, 2 * hi, 0, full | VK_PIPELINE_SHADER_STAGE_CREATE_ALLOW_VARYING_SUBGROUP_SIZE_BIT);
+   check_subgroup_size(r, 4 * hi, 0, true, "full subgroups, varying size");
+   SGT_CHECK(r[0] >= lo && r[0] <= hi, "varying size: gl_SubgroupSize %u outside [%u, %u]",
+             r[0], lo, hi);
+   free(r);
+   /* Without a required size or a varying one, a multiple of subgroupSize. */
+   r = run_subgroup_size(d, 2 * d->props11.subgroupSize, 0, full);
+   check_subgroup_size(r, 4 * d->props11.subgroupSize, d->props11.subgroupSize, true,
+                       "full subgroups, default size");
+   free(r);
+}
+
+/* ---- VK_EXT_pipeline_creation_feedback ----------------------------------- */
+
+static void creation_feedback(struct sgt_cdev *d)
+{
+   /* Core in Vulkan 1.3, which these tests require: no feature to check. */
+   VkShaderModule m = sgt_shader_module(d, SGT_SHADER("saxpy"));
+   VkDescriptorSetLayout sl = sgt_storage_layout(d, 2);
+   VkPipelineLayout pl = sgt_pipeline_layout(d, 1, &sl, 8);
+   VkPipelineCacheCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+   VkPipelineCache cache;
+   SGT_CHECK_VK(vkCreatePipelineCache(d->device, &ci, NULL, &cache));
+   for (uint32_t round = 0; round < 2; round++) {
+      /* Garbage first: the driver must write every field it reports. */
+      VkPipelineCreationFeedback whole, stage;
+      memset(&whole, 0xa5, sizeof(whole));
+      memset(&stage, 0xa5, sizeof(stage));
+      whole.flags = stage.flags = 0;
+      VkPipelineCreationFeedbackCreateInfo fb = {
+         .sType = VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO,
+         .pPipelineCreationFeedback = &whole,
+         .pipelineStageCreationFeedbackCount = 1,
+         .pPipelineStageCreationFeedbacks = &stage};
+      VkComputePipelineCreateInfo info = {
+         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+         .pNext = &fb,
+         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                   .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = m, .pName = "main"},
+         .layout = pl,
+         .basePipelineIndex = -1};
+      uint64_t t0 = sgt_now_ns();
+      VkPipeline p;
+      SGT_CHECK_VK(vkCreateComputePipelines(d->device, cache, 1, &info, NULL, &p));
+      uint64_t wall = sgt_now_ns() - t0;
+      fprintf(stderr, "   round %u: pipeline flags 0x%x, %llu ns; stage flags 0x%x, %llu ns; "
+              "call %llu ns\n", round, whole.flags, (unsigned long long)whole.duration,
+              stage.flags, (unsigned long long)stage.duration, (unsigned long long)wall);
+      /* "VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT indicates that the feedback
+       * information is valid" (VkPipelineCreationFeedbackFlagBits); durations
+       * are "the duration spent creating a pipeline or pipeline stage in
+       * nanoseconds" (VkPipelineCreationFeedback): within the call. */
+      SGT_CHECK(whole.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT,
+                "round %u: the pipeline's feedback lacks VALID", round);
+      SGT_CHECK(stage.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT,
+                "round %u: the stage's feedback lacks VALID", round);
+      SGT_CHECK(whole.duration > 0 && whole.duration <= wall,
+                "round %u: pipeline duration %llu ns outside (0, %llu]", round,
+                (unsigned long long)whole.duration, (unsigned long long)wall);
+      SGT_CHECK(stage.duration > 0 && stage.duration <= whole.duration,
+                "round %u: stage duration %llu ns outside (0, %llu]", round,
+                (unsigned long long)stage.duration, (unsigned long long)whole.duration);
+      /* softgpu compiles into the cache: the second creation is a hit,
+       * which the flag reports (optional in Vulkan, so softgpu only). */
+      if (d->is_softgpu && round == 1)
+         SGT_CHECK(whole.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT,
+                   "the second creation from the same cache is not reported as a cache hit");
+      vkDestroyPipeline(d->device, p, NULL);
+   }
+   vkDestroyPipelineCache(d->device, cache, NULL);
+   vkDestroyPipelineLayout(d->device, pl, NULL);
+   vkDestroyDescriptorSetLayout(d->device, sl, NULL);
+   vkDestroyShaderModule(d->device, m, NULL);
+}
+
+/* ---- maintenance4: vkGetDeviceBufferMemoryRequirements ------------------- */
+
+static void device_buffer_requirements(struct sgt_cdev *d)
+{
+   if (!d->features13.maintenance4) {
+      sgt_skip("device_buffer_requirements", "maintenance4 is not advertised");
+      return;
+   }
+   static const VkDeviceSize sizes[] = {1, 4, 255, 256, 4096, 4097, 65536, 1u << 20, (1u << 20) + 3};
+   static const VkBufferUsageFlags usages[] = {
+      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+      VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+      VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+      SGT_BUFFER_USAGE_ALL,
+   };
+   for (uint32_t u = 0; u < sizeof(usages) / sizeof(usages[0]); u++) {
+      VkDeviceSize prev_size = 0;
+      for (uint32_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+         VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+                                  .size = sizes[s],
+                                  .usage = usages[u]};
+         VkMemoryDedicatedRequirements ded_dev = {.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS};
+         VkMemoryRequirements2 from_info = {.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2,
+                                            .pNext = &ded_dev};
+         memset(&from_info.memoryRequirements, 0xa5, sizeof(from_info.memoryRequirements));
+         VkDeviceBufferMemoryRequirements q = {
+            .sType = VK_STRUCTURE_TYPE_DEVICE_BUFFER_MEMORY_REQUIREMENTS, .pCreateInfo = &bi};
+         vkGetDeviceBufferMemoryRequirements(d->device, &q, &from_info);
+
+         VkBuffer b;
+         SGT_CHECK_VK(vkCreateBuffer(d->device, &bi, NULL, &b));
+         VkMemoryDedicatedRequirements ded_buf = {.sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS};
+         VkMemoryRequirements2 from_buffer = {.sType = VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2,
+                                              .pNext = &ded_buf};
+         VkBufferMemoryRequirementsInfo2 bq = {
+            .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_REQUIREMENTS_INFO_2, .buffer = b};
+         vkGetBufferMemoryRequirements2(d->device, &bq, &from_buffer);
+         VkMemoryRequirements plain;
+         vkGetBufferMemoryRequirements(d->device, b, &plain);
+         vkDestroyBuffer(d->device, b, NULL);
+
+         const VkMemoryRequirements *x = &from_info.memoryRequirements, *y = &from_buffer.memoryRequirements;
+         /* The command answers "without creating an object" what a buffer
+          * made from the same create info needs
+          * (vkGetDeviceBufferMemoryRequirements): the same answer. */
+         SGT_CHECK(x->size == y->size && x->alignment == y->alignment &&
+                      x->memoryTypeBits == y->memoryTypeBits,
+                   "usage 0x%x, size %llu: from the create info {%llu, %llu, 0x%x}, from the "
+                   "buffer {%llu, %llu, 0x%x}", usages[u], (unsigned long long)sizes[s],
+                   (unsigned long long)x->size, (unsigned long long)x->alignment,
+                   x->memoryTypeBits, (unsigned long long)y->size,
+                   (unsigned long long)y->alignment, y->memoryTypeBits);
+         SGT_CHECK(plain.size == y->size && plain.alignment == y->alignment &&
+                      plain.memoryTypeBits == y->memoryTypeBits,
+                   "usage 0x%x, size %llu: vkGetBufferMemoryRequirements and ...2 differ",
+                   usages[u], (unsigned long long)sizes[s]);
+         SGT_CHECK(ded_dev.prefersDedicatedAllocation == ded_buf.prefersDedicatedAllocation &&
+                      ded_dev.requiresDedicatedAllocation == ded_buf.requiresDedicatedAllocation,
+                   "usage 0x%x, size %llu: dedicated requirements differ", usages[u],
+                   (unsigned long long)sizes[s]);
+         SGT_CHECK(x->size >= sizes[s], "size %llu needs only %llu bytes",
+                   (unsigned long long)sizes[s], (unsigned long long)x->size);
+         /* maintenance4: "The size memory requirement of a buffer or image
+          * is never greater than that of another buffer or image created
+          * with a greater or equal size." */
+         SGT_CHECK(x->size >= prev_size, "usage 0x%x: size %llu needs %llu bytes, less than a "
+                   "smaller buffer (%llu)", usages[u], (unsigned long long)sizes[s],
+                   (unsigned long long)x->size, (unsigned long long)prev_size);
+         prev_size = x->size;
+      }
+   }
+}
+
+/* ---- update-after-bind, partially bound ---------------------------------- */
+
+enum uab_mode { UAB_STORAGE, UAB_UNIFORM, UAB_INLINE };
+
+#define INLINE_BYTES 16
+
+/* The uab shader's set: 0 storage (out), 1 uniform (value: a uniform
+ * buffer, or an inline uniform block of INLINE_BYTES), 2 storage (extra),
+ * with binding flags `flags[3]`; the pool and layout get the
+ * UPDATE_AFTER_BIND flags when any binding has it. */
+struct uab {
+   VkShaderModule module;
+   VkDescriptorSetLayout set_layout;
+   VkPipelineLayout layout;
+   VkPipeline pipeline;
+   VkDescriptorPool pool;
+   VkDescriptorSet set;
+};
+
+static void uab_create(struct sgt_cdev *d, struct uab *u, const VkDescriptorBindingFlags flags[3],
+                       bool inline_block)
+{
+   bool after_bind = false;
+   for (uint32_t i = 0; i < 3; i++)
+      after_bind |= (flags[i] & VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT) != 0;
+   const VkDescriptorType types[3] = {
+      VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+      inline_block ? VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+      VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+   VkDescriptorSetLayoutBinding b[3];
+   for (uint32_t i = 0; i < 3; i++)
+      b[i] = (VkDescriptorSetLayoutBinding){
+         .binding = i, .descriptorType = types[i],
+         /* An inline uniform block's count is its size in bytes. */
+         .descriptorCount = types[i] == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK ? INLINE_BYTES : 1,
+         .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+   VkDescriptorSetLayoutBindingFlagsCreateInfo bf = {
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO,
+      .bindingCount = 3, .pBindingFlags = flags};
+   VkDescriptorSetLayoutCreateInfo li = {
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+      .pNext = &bf,
+      .flags = after_bind ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT : 0,
+      .bindingCount = 3, .pBindings = b};
+   SGT_CHECK_VK(vkCreateDescriptorSetLayout(d->device, &li, NULL, &u->set_layout));
+   u->module = sgt_shader_module(d, SGT_SHADER("uab"));
+   u->layout = sgt_pipeline_layout(d, 1, &u->set_layout, 4);
+   u->pipeline = sgt_compute_pipeline(d, u->module, u->layout, NULL, 0, VK_NULL_HANDLE);
+   VkDescriptorPoolSize sizes[] = {
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2},
+      {inline_block ? VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+       inline_block ? INLINE_BYTES : 1},
+   };
+   VkDescriptorPoolInlineUniformBlockCreateInfo pi = {
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_INLINE_UNIFORM_BLOCK_CREATE_INFO,
+      .maxInlineUniformBlockBindings = 1};
+   VkDescriptorPoolCreateInfo info = {
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+      .pNext = inline_block ? &pi : NULL,
+      .flags = after_bind ? VK_DESCRIPTOR_POOL_CREATE_UPDATE_AFTER_BIND_BIT : 0,
+      .maxSets = 1, .poolSizeCount = 2, .pPoolSizes = sizes};
+   SGT_CHECK_VK(vkCreateDescriptorPool(d->device, &info, NULL, &u->pool));
+   u->set = sgt_alloc_set(d, u->pool, u->set_layout);
+}
+
+static void uab_destroy(struct sgt_cdev *d, struct uab *u)
+{
+   vkDestroyPipeline(d->device, u->pipeline, NULL);
+   vkDestroyPipelineLayout(d->device, u->layout, NULL);
+   vkDestroyDescriptorPool(d->device, u->pool, NULL);
+   vkDestroyDescriptorSetLayout(d->device, u->set_layout, NULL);
+   vkDestroyShaderModule(d->device, u->module, NULL);
+}
+
+static VkCommandBuffer uab_record(struct sgt_cdev *d, struct uab *u, uint32_t use_extra)
+{
+   VkCommandBuffer cmd = sgt_cmd_begin(d);
+   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, u->pipeline);
+   vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, u->layout, 0, 1, &u->set, 0, NULL);
+   vkCmdPushConstants(cmd, u->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &use_extra);
+   vkCmdDispatch(cmd, 2, 1, 1);
+   return cmd;
+}
+
+/* out[g] == value + g (+ extra) for the 128 invocations; other buffers
+ * untouched (all zero). */
+static void uab_check(const char *what, const struct sgt_buffer *out, uint32_t value,
+                      const struct sgt_buffer *untouched)
+{
+   const uint32_t *r = out->map;
+   uint32_t bad = 0;
+   for (uint32_t g = 0; g < 128; g++) {
+      if (r[g] != value + g && bad++ < 4)
+         fprintf(stderr, "   %s: out[%u] = %u, expected %u\n", what, g, r[g], value + g);
+   }
+   SGT_CHECK(bad == 0, "%s: %u wrong results", what, bad);
+   if (untouched) {
+      const uint32_t *x = untouched->map;
+      uint32_t written = 0;
+      for (uint32_t g = 0; g < 128; g++)
+         written += x[g] != 0;
+      SGT_CHECK(written == 0, "%s: the descriptor's old buffer got %u writes", what, written);
+   }
+}
+
+/* Binding 1's first word, as an inline uniform block. */
+static void write_inline(struct sgt_cdev *d, VkDescriptorSet set, uint32_t value)
+{
+   VkWriteDescriptorSetInlineUniformBlock block = {
+      .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK,
+      .dataSize = 4, .pData = &value};
+   /* For inline uniform blocks, dstArrayElement and descriptorCount are a
+    * byte offset and a byte count. */
+   VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                             .pNext = &block,
+                             .dstSet = set, .dstBinding = 1, .dstArrayElement = 0,
+                             .descriptorCount = 4,
+                             .descriptorType = VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK};
+   vkUpdateDescriptorSets(d->device, 1, &w, 0, NULL);
+}
+
+static void update_after_bind(struct sgt_cdev *d, enum uab_mode mode)
+{
+   const VkDescriptorBindingFlags uab = VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT;
+   VkDescriptorBindingFlags flags[3] = {0, 0, 0};
+   flags[mode == UAB_STORAGE ? 0 : 1] = uab;
+   struct uab u;
+   uab_create(d, &u, flags, mode == UAB_INLINE);
+   struct sgt_buffer out_old, out_new, in_old, in_new, extra;
+   sgt_cbuffer(d, 128 * 4, &out_old);
+   sgt_cbuffer(d, 128 * 4, &out_new);
+   sgt_cbuffer(d, 256, &in_old);
+   sgt_cbuffer(d, 256, &in_new);
+   sgt_cbuffer(d, 256, &extra);
+   *(uint32_t *)in_old.map = 1000;
+   *(uint32_t *)in_new.map = 2000;
+   sgt_write_buffer(d, u.set, 0, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &out_old, 0, 0);
+   if (mode == UAB_INLINE)
+      write_inline(d, u.set, 1000);
+   else
+      sgt_write_buffer(d, u.set, 1, 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, &in_old, 0, 0);
+   sgt_write_buffer(d, u.set, 2, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &extra, 0, 0);
+   VkCommandBuffer cmd = uab_record(d, &u, 0);
+   /* UPDATE_AFTER_BIND: "if descriptors in this binding are updated between
+    * when the descriptor set is bound in a command buffer and when that
+    * command buffer is submitted to a queue, then the submission will use
+    * the most recently set descriptors for this binding and the updates do
+    * not invalidate the command buffer" (VkDescriptorBindingFlagBits). */
+   if (mode == UAB_STORAGE)
+      sgt_write_buffer(d, u.set, 0, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &out_new, 0, 0);
+   else if (mode == UAB_UNIFORM)
+      sgt_write_buffer(d, u.set, 1, 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, &in_new, 0, 0);
+   else
+      write_inline(d, u.set, 2000);
+   sgt_cmd_submit_wait(d, cmd);
+   if (mode == UAB_STORAGE)
+      uab_check("storage updated after bind", &out_new, 1000, &out_old);
+   else
+      uab_check(mode == UAB_UNIFORM ? "uniform updated after bind"
+                                    : "inline uniform block updated after bind",
+                &out_old, 2000, NULL);
+   sgt_cbuffer_destroy(d, &out_old);
+   sgt_cbuffer_destroy(d, &out_new);
+   sgt_cbuffer_destroy(d, &in_old);
+   sgt_cbuffer_destroy(d, &in_new);
+   sgt_cbuffer_destroy(d, &extra);
+   uab_destroy(d, &u);
+}
+
+static void update_after_bind_storage(struct sgt_cdev *d)
+{
+   if (!d->features12.descriptorBindingStorageBufferUpdateAfterBind) {
+      sgt_skip("update_after_bind_storage",
+               "descriptorBindingStorageBufferUpdateAfterBind is not advertised");
+      return;
+   }
+   update_after_bind(d, UAB_STORAGE);
+}
+
+static void update_after_bind_uniform(struct sgt_cdev *d)
+{
+   if (!d->features12.descriptorBindingUniformBufferUpdateAfterBind) {
+      sgt_skip("update_after_bind_uniform",
+               "descriptorBindingUniformBufferUpdateAfterBind is not advertised");
+      return;
+   }
+   update_after_bind(d, UAB_UNIFORM);
+}
+
+static void update_after_bind_inline_uniform(struct sgt_cdev *d)
+{
+   if (!d->features13.inlineUniformBlock ||
+       !d->features13.descriptorBindingInlineUniformBlockUpdateAfterBind) {
+      sgt_skip("update_after_bind_inline_uniform", "inlineUniformBlock or "
+               "descriptorBindingInlineUniformBlockUpdateAfterBind is not advertised");
+      return;
+   }
+   update_after_bind(d, UAB_INLINE);
+}
+
+static void update_unused_while_pending(struct sgt_cdev *d)
+{
+   if (!d->features12.descriptorBindingUpdateUnusedWhilePending ||
+       !d->features12.descriptorBindingPartiallyBound) {
+      sgt_skip("update_unused_while_pending", "descriptorBindingUpdateUnusedWhilePending or "
+               "descriptorBindingPartiallyBound is not advertised");
+      return;
+   }
+   /* The shader names binding 2; the branch to it is not taken. "If
+    * VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT is also set, then descriptors
+    * can be updated as long as they are not dynamically used by any shader
+    * invocations" (VkDescriptorBindingFlagBits, UPDATE_UNUSED_WHILE_PENDING);
+    * without it, static use would count. */
+   VkDescriptorBindingFlags flags[3] = {0, 0, VK_DESCRIPTOR_BINDING_UPDATE_UNUSED_WHILE_PENDING_BIT |
+                                                 VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT};
+   struct uab u;
+   uab_create(d, &u, flags, false);
+   struct sgt_buffer out, in, extra_old, extra_new;
+   sgt_cbuffer(d, 128 * 4, &out);
+   sgt_cbuffer(d, 256, &in);
+   sgt_cbuffer(d, 256, &extra_old);
+   sgt_cbuffer(d, 256, &extra_new);
+   *(uint32_t *)in.map = 3000;
+   *(uint32_t *)extra_old.map = 5;
+   *(uint32_t *)extra_new.map = 7;
+   sgt_write_buffer(d, u.set, 0, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &out, 0, 0);
+   sgt_write_buffer(d, u.set, 1, 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, &in, 0, 0);
+   sgt_write_buffer(d, u.set, 2, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &extra_old, 0, 0);
+   VkCommandBuffer cmd = uab_record(d, &u, 0);
+   sgt_host_barrier(cmd);
+   SGT_CHECK_VK(vkEndCommandBuffer(cmd));
+   /* The queue waits on a semaphore only the host signals, so the command
+    * buffer is pending while the unused binding 2 is rewritten. */
+   VkSemaphore gate = sgt_ctimeline(d, 0);
+   uint64_t one = 1;
+   VkTimelineSemaphoreSubmitInfo ti = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+                                       .waitSemaphoreValueCount = 1, .pWaitSemaphoreValues = &one};
+   VkPipelineStageFlags stage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+   VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .pNext = &ti,
+                      .waitSemaphoreCount = 1, .pWaitSemaphores = &gate,
+                      .pWaitDstStageMask = &stage,
+                      .commandBufferCount = 1, .pCommandBuffers = &cmd};
+   VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+   VkFence fence;
+   SGT_CHECK_VK(vkCreateFence(d->device, &fi, NULL, &fence));
+   SGT_CHECK_VK(vkQueueSubmit(d->queues[0], 1, &si, fence));
+   /* UPDATE_UNUSED_WHILE_PENDING: descriptors "can be updated ... while a
+    * command buffer that uses this descriptor set is pending execution, as
+    * long as the descriptors that are updated are not used by those command
+    * buffers" (VkDescriptorBindingFlagBits). */
+   sgt_write_buffer(d, u.set, 2, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &extra_new, 0, 0);
+   VkSemaphoreSignalInfo sig = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO,
+                                .semaphore = gate, .value = 1};
+   SGT_CHECK_VK(vkSignalSemaphore(d->device, &sig));
+   SGT_CHECK_VK(vkWaitForFences(d->device, 1, &fence, VK_TRUE, UINT64_MAX));
+   uab_check("unused binding updated while pending", &out, 3000, NULL);
+   vkDestroyFence(d->device, fence, NULL);
+   vkDestroySemaphore(d->device, gate, NULL);
+   vkFreeCommandBuffers(d->device, d->pool, 1, &cmd);
+   sgt_cbuffer_destroy(d, &out);
+   sgt_cbuffer_destroy(d, &in);
+   sgt_cbuffer_destroy(d, &extra_old);
+   sgt_cbuffer_destroy(d, &extra_new);
+   uab_destroy(d, &u);
+}
+
+static void partially_bound(struct sgt_cdev *d)
+{
+   if (!d->features12.descriptorBindingPartiallyBound) {
+      sgt_skip("partially_bound", "descriptorBindingPartiallyBound is not advertised");
+      return;
+   }
+   /* "PARTIALLY_BOUND_BIT indicates that descriptors in this binding that
+    * are not dynamically used need not contain valid descriptors at the
+    * time the descriptors are consumed" (VkDescriptorBindingFlagBits):
+    * binding 2 is never written, and the shader's branch to it is never
+    * taken. */
+   VkDescriptorBindingFlags flags[3] = {0, 0, VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT};
+   struct uab u;
+   uab_create(d, &u, flags, false);
+   struct sgt_buffer out, in;
+   sgt_cbuffer(d, 128 * 4, &out);
+   sgt_cbuffer(d, 256, &in);
+   *(uint32_t *)in.map = 4000;
+   sgt_write_buffer(d, u.set, 0, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &out, 0, 0);
+   sgt_write_buffer(d, u.set, 1, 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, &in, 0, 0);
+   sgt_cmd_submit_wait(d, uab_record(d, &u, 0));
+   uab_check("partially bound", &out, 4000, NULL);
+   sgt_cbuffer_destroy(d, &out);
+   sgt_cbuffer_destroy(d, &in);
+   uab_destroy(d, &u);
+}
+
+/* ---- shaderBufferInt64Atomics, shaderSharedInt64Atomics ------------------ */
+
+static uint64_t atomic64_value(uint32_t g)
+{
+   return (uint64_t)g * 0x100000001ull + ((uint64_t)g << 40);
+}
+
+static void int64_buffer_atomics(struct sgt_cdev *d)
+{
+   if (!d->features.shaderInt64 || !d->features12.shaderBufferInt64Atomics) {
+      sgt_skip("int64_buffer_atomics", "shaderInt64 or shaderBufferInt64Atomics is not advertised");
+      return;
+   }
+   const uint32_t groups = 8, n = groups * 64;
+   struct sgt_kernel k;
+   sgt_kernel_create(d, &k, SGT_SHADER("atomic64_buffer"), 1, 0, NULL);
+   struct sgt_buffer data;
+   sgt_cbuffer(d, 32, &data);
+   uint64_t *r = data.map;
+   r[2] = UINT64_MAX;   /* the minimum starts high */
+   const struct sgt_buffer *bufs[] = {&data};
+   sgt_kernel_bind(d, &k, bufs);
+   VkCommandBuffer cmd = sgt_cmd_begin(d);
+   sgt_kernel_dispatch(cmd, &k, NULL, groups, 1, 1);
+   sgt_cmd_submit_wait(d, cmd);
+   uint64_t sum = 0, max = 0, min = UINT64_MAX, orr = 0;
+   for (uint32_t g = 0; g < n; g++) {
+      uint64_t v = atomic64_value(g);
+      sum += v, orr |= v;
+      max = v > max ? v : max;
+      min = v < min ? v : min;
+   }
+   SGT_CHECK(r[0] == sum && r[1] == max && r[2] == min && r[3] == orr,
+             "add 0x%llx (0x%llx), max 0x%llx (0x%llx), min 0x%llx (0x%llx), or 0x%llx (0x%llx)",
+             (unsigned long long)r[0], (unsigned long long)sum, (unsigned long long)r[1],
+             (unsigned long long)max, (unsigned long long)r[2], (unsigned long long)min,
+             (unsigned long long)r[3], (unsigned long long)orr);
+   sgt_cbuffer_destroy(d, &data);
+   sgt_kernel_destroy(d, &k);
+}
+
+static void int64_shared_atomics(struct sgt_cdev *d)
+{
+   if (!d->features.shaderInt64 || !d->features12.shaderSharedInt64Atomics) {
+      sgt_skip("int64_shared_atomics", "shaderInt64 or shaderSharedInt64Atomics is not advertised");
+      return;
+   }
+   const uint32_t groups = 8;
+   struct sgt_kernel k;
+   sgt_kernel_create(d, &k, SGT_SHADER("atomic64_shared"), 1, 0, NULL);
+   struct sgt_buffer out;
+   sgt_cbuffer(d, groups * 8, &out);
+   const struct sgt_buffer *bufs[] = {&out};
+   sgt_kernel_bind(d, &k, bufs);
+   VkCommandBuffer cmd = sgt_cmd_begin(d);
+   sgt_kernel_dispatch(cmd, &k, NULL, groups, 1, 1);
+   sgt_cmd_submit_wait(d, cmd);
+   const uint64_t *r = out.map;
+   for (uint32_t w = 0; w < groups; w++) {
+      uint64_t sum = 0;
+      for (uint32_t g = w * 64; g < (w + 1) * 64; g++)
+         sum += atomic64_value(g);
+      SGT_CHECK(r[w] == sum, "workgroup %u: shared 64-bit atomic sum 0x%llx, expected 0x%llx", w,
+                (unsigned long long)r[w], (unsigned long long)sum);
+   }
+   sgt_cbuffer_destroy(d, &out);
+   sgt_kernel_destroy(d, &k);
+}
+
+/* ---- vulkanMemoryModel, vulkanMemoryModelDeviceScope --------------------- */
+
+static void memory_model(struct sgt_cdev *d)
+{
+   if (!d->features12.vulkanMemoryModel || !d->features12.vulkanMemoryModelDeviceScope) {
+      sgt_skip("memory_model", "vulkanMemoryModel or vulkanMemoryModelDeviceScope is not advertised");
+      return;
+   }
+   const uint32_t groups = 16, n = groups * 64;
+   struct sgt_kernel k;
+   sgt_kernel_create(d, &k, SGT_SHADER("memory_model"), 2, 0, NULL);
+   struct sgt_buffer data, seen;
+   sgt_cbuffer(d, 16 + n * 4, &data);
+   sgt_cbuffer(d, n * 4, &seen);
+   const struct sgt_buffer *bufs[] = {&data, &seen};
+   sgt_kernel_bind(d, &k, bufs);
+   VkCommandBuffer cmd = sgt_cmd_begin(d);
+   sgt_kernel_dispatch(cmd, &k, NULL, groups, 1, 1);
+   sgt_cmd_submit_wait(d, cmd);
+   const uint32_t *counter = data.map, *r = seen.map;
+   SGT_CHECK(*counter == n, "the device-scope atomic counted %u of %u invocations", *counter, n);
+   uint32_t bad = 0;
+   for (uint32_t g = 0; g < n; g++) {
+      if (r[g] != (g ^ 1u) * 3u + 1u && bad++ < 4)
+         fprintf(stderr, "   invocation %u read %u from its neighbour, expected %u\n", g, r[g],
+                 (g ^ 1u) * 3u + 1u);
+   }
+   SGT_CHECK(bad == 0, "%u invocations missed their neighbour's release store", bad);
+   sgt_cbuffer_destroy(d, &data);
+   sgt_cbuffer_destroy(d, &seen);
+   sgt_kernel_destroy(d, &k);
+}
+
+/* ---- hostQueryReset ------------------------------------------------------ */
+
+static void host_query_reset(struct sgt_cdev *d)
+{
+   if (!d->features12.hostQueryReset) {
+      sgt_skip("host_query_reset", "hostQueryReset is not advertised");
+      return;
+   }
+   VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                               .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2};
+   VkQueryPool pool;
+   SGT_CHECK_VK(vkCreateQueryPool(d->device, &qi, NULL, &pool));
+   /* Reset from the host (what hostQueryReset allows), also before the
+    * queries' first use, which needs them reset. */
+   vkResetQueryPool(d->device, pool, 0, 2);
+   VkCommandBuffer cmd = sgt_cmd_begin(d);
+   vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, pool, 0);
+   vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, pool, 1);
+   sgt_cmd_submit_wait(d, cmd);
+   uint64_t t[2];
+   VkResult r = vkGetQueryPoolResults(d->device, pool, 0, 2, sizeof(t), t, 8, VK_QUERY_RESULT_64_BIT);
+   SGT_CHECK(r == VK_SUCCESS, "timestamps after the submission: %s", sgt_result_name(r));
+   vkResetQueryPool(d->device, pool, 0, 2);
+   r = vkGetQueryPoolResults(d->device, pool, 0, 2, sizeof(t), t, 8, VK_QUERY_RESULT_64_BIT);
+   SGT_CHECK(r == VK_NOT_READY, "after vkResetQueryPool from the host: %s, expected VK_NOT_READY",
+             sgt_result_name(r));
+   vkDestroyQueryPool(d->device, pool, NULL);
+}
+
+/* ---- VK_KHR_shader_non_semantic_info: debugPrintfEXT ---------------------- */
+
+static void debug_printf(struct sgt_cdev *d)
+{
+   /* Core in Vulkan 1.3: no feature to check. softgpu prints each line
+    * to its log (area shader, on by default); other drivers need a layer. */
+   if (!d->is_softgpu) {
+      sgt_skip("debug_printf", "only softgpu prints debugPrintfEXT without a layer");
+      return;
+   }
+   struct sgt_kernel k;
+   sgt_kernel_create(d, &k, SGT_SHADER("printf"), 0, 0, NULL);
+   sgt_stderr_begin();
+   VkCommandBuffer cmd = sgt_cmd_begin(d);
+   sgt_kernel_dispatch(cmd, &k, NULL, 1, 1, 1);
+   sgt_cmd_submit_wait(d, cmd);
+   char *err = sgt_stderr_end();
+   SGT_CHECK(strstr(err, "feature test: invocation 3 of 8"), "debugPrintfEXT's line is missing");
+   free(err);
+   sgt_kernel_destroy(d, &k);
+}
+
+int main(int argc, char **argv)
+{
+   static const struct sgt_subtest tests[] = {
+      {"subgroup_int64", subgroup_int64},
+      {"zero_initialize_workgroup_memory", zero_initialize_workgroup_memory},
+      {"subgroup_size_control", subgroup_size_control},
+      {"compute_full_subgroups", compute_full_subgroups},
+      {"creation_feedback", creation_feedback},
+      {"device_buffer_requirements", device_buffer_requirements},
+      {"update_after_bind_storage", update_after_bind_storage},
+      {"update_after_bind_uniform", update_after_bind_uniform},
+      {"update_after_bind_inline_uniform", update_after_bind_inline_uniform},
+      {"update_unused_while_pending", update_unused_while_pending},
+      {"partially_bound", partially_bound},
+      {"memory_model", memory_model},
+      {"int64_buffer_atomics", int64_buffer_atomics},
+      {"int64_shared_atomics", int64_shared_atomics},
+      {"host_query_reset", host_query_reset},
+      {"debug_printf", debug_printf},
+   };
+   const struct sgt_compute_options opts = {.every_feature = true};
+   return sgt_compute_main(argc, argv, &opts, tests, sizeof(tests) / sizeof(tests[0]));
+}
