@@ -91,7 +91,7 @@ static VkResult check_create_info(struct sg_physical_device *pdev, const VkDevic
       return r;
    /* Device layers are deprecated and ignored ("... enabledLayerCount is
     * deprecated and ignored", VkDeviceCreateInfo). */
-   r = sg_extensions_enable(sg_device_extensions, sg_device_extension_count,
+   r = sg_extensions_enable(sg_device_extensions, sg_device_extension_count, &pdev->device_exts,
                             info->enabledExtensionCount, info->ppEnabledExtensionNames,
                             &scratch->enabled_exts);
    if (r != VK_SUCCESS)

@@ -51,26 +51,33 @@ struct sg_ext_set sg_extension_set(const struct sg_extension *list, uint32_t cou
 }
 
 VkResult sg_extensions_enumerate(const struct sg_extension *list, uint32_t count,
-                                 uint32_t *pPropertyCount, VkExtensionProperties *pProperties)
+                                 const struct sg_ext_set *offered, uint32_t *pPropertyCount,
+                                 VkExtensionProperties *pProperties)
 {
+   uint32_t total = 0;
+   for (uint32_t i = 0; i < count; i++)
+      total += !offered || sg_ext_set_has(offered, list[i].ext);
    if (!pProperties) {
-      *pPropertyCount = count;
+      *pPropertyCount = total;
       return VK_SUCCESS;
    }
-   uint32_t n = *pPropertyCount < count ? *pPropertyCount : count;
-   for (uint32_t i = 0; i < n; i++) {
-      memset(&pProperties[i], 0, sizeof(pProperties[i]));
-      strncpy(pProperties[i].extensionName, sg_ext_names[list[i].ext],
+   uint32_t n = 0;
+   for (uint32_t i = 0; i < count && n < *pPropertyCount; i++) {
+      if (offered && !sg_ext_set_has(offered, list[i].ext))
+         continue;
+      memset(&pProperties[n], 0, sizeof(pProperties[n]));
+      strncpy(pProperties[n].extensionName, sg_ext_names[list[i].ext],
               VK_MAX_EXTENSION_NAME_SIZE - 1);
-      pProperties[i].specVersion = list[i].spec_version;
+      pProperties[n].specVersion = list[i].spec_version;
+      n++;
    }
    *pPropertyCount = n;
-   return n < count ? VK_INCOMPLETE : VK_SUCCESS;
+   return n < total ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
 VkResult sg_extensions_enable(const struct sg_extension *list, uint32_t count,
-                              uint32_t name_count, const char *const *names,
-                              struct sg_ext_set *enabled)
+                              const struct sg_ext_set *offered, uint32_t name_count,
+                              const char *const *names, struct sg_ext_set *enabled)
 {
    struct sg_ext_set supported = sg_extension_set(list, count);
    memset(enabled, 0, sizeof(*enabled));
@@ -80,6 +87,11 @@ VkResult sg_extensions_enable(const struct sg_extension *list, uint32_t count,
          SG_LOG(SG_LOG_ERROR, SG_AREA_API,
                 "extension %s is not supported by softgpu: VK_ERROR_EXTENSION_NOT_PRESENT",
                 names[i] ? names[i] : "(null)");
+         return VK_ERROR_EXTENSION_NOT_PRESENT;
+      }
+      if (offered && !sg_ext_set_has(offered, e)) {
+         SG_LOG(SG_LOG_ERROR, SG_AREA_API, "extension %s is hidden by SOFTGPU_HIDE_FEATURES: "
+                "VK_ERROR_EXTENSION_NOT_PRESENT", names[i]);
          return VK_ERROR_EXTENSION_NOT_PRESENT;
       }
       sg_ext_set_add(enabled, e);

@@ -24,14 +24,17 @@ extern const uint32_t sg_device_extension_count;
 /* The set of a list, for lookups. */
 struct sg_ext_set sg_extension_set(const struct sg_extension *list, uint32_t count);
 
-/* vkEnumerate*ExtensionProperties for one list. */
+/* vkEnumerate*ExtensionProperties for the members of one list that are in
+ * `offered` (NULL: the whole list). */
 VkResult sg_extensions_enumerate(const struct sg_extension *list, uint32_t count,
-                                 uint32_t *pPropertyCount, VkExtensionProperties *pProperties);
+                                 const struct sg_ext_set *offered, uint32_t *pPropertyCount,
+                                 VkExtensionProperties *pProperties);
 
 /* Checks and collects requested extension names; logs and returns
- * VK_ERROR_EXTENSION_NOT_PRESENT for any name not in the list. */
+ * VK_ERROR_EXTENSION_NOT_PRESENT for any name not in the list or, when
+ * `offered` is given, not in it (SOFTGPU_HIDE_FEATURES hid it). */
 VkResult sg_extensions_enable(const struct sg_extension *list, uint32_t count,
-                              uint32_t name_count, const char *const *names,
-                              struct sg_ext_set *enabled);
+                              const struct sg_ext_set *offered, uint32_t name_count,
+                              const char *const *names, struct sg_ext_set *enabled);
 
 #endif

@@ -59,7 +59,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_EnumerateInstanceExtensionProperties(
       SG_LOG(SG_LOG_ERROR, SG_AREA_API, "softgpu implements no layer named %s", pLayerName);
       return VK_ERROR_LAYER_NOT_PRESENT;
    }
-   return sg_extensions_enumerate(sg_instance_extensions, sg_instance_extension_count,
+   return sg_extensions_enumerate(sg_instance_extensions, sg_instance_extension_count, NULL,
                                   pPropertyCount, pProperties);
 }
 
@@ -78,7 +78,7 @@ static VkResult check_create_info(const VkInstanceCreateInfo *info, struct sg_ex
              "loaded by the Vulkan loader, not by softgpu", info->ppEnabledLayerNames[0]);
       return VK_ERROR_LAYER_NOT_PRESENT;
    }
-   return sg_extensions_enable(sg_instance_extensions, sg_instance_extension_count,
+   return sg_extensions_enable(sg_instance_extensions, sg_instance_extension_count, NULL,
                                info->enabledExtensionCount, info->ppEnabledExtensionNames, exts);
 }
 

@@ -6,7 +6,9 @@
  */
 #include "sg_physical_device.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sg_alloc.h"
@@ -253,6 +255,90 @@ static void init_queue_families(VkQueueFamilyProperties *q)
    };
 }
 
+/* Hides one feature: every feature struct member of that name (they all
+ * map onto one member of the core blocks). False if no struct has it. */
+static bool hide_feature(struct sg_physical_device *pdev, const char *name, bool *was_advertised)
+{
+   bool found = false;
+   *was_advertised = false;
+   for (uint32_t i = 0; i < sg_feature_struct_count; i++) {
+      const struct sg_struct_info *st = &sg_feature_structs[i];
+      for (uint32_t k = 0; k < st->member_count; k++) {
+         const struct sg_struct_member *m = &st->members[k];
+         if (m->size != sizeof(VkBool32) || strcmp(m->name, name) != 0)
+            continue;
+         VkBool32 *have = (VkBool32 *)((char *)&pdev->features + m->core_offset);
+         *was_advertised |= *have == VK_TRUE;
+         *have = VK_FALSE;
+         *(VkBool32 *)((char *)&pdev->hidden_features + m->core_offset) = VK_TRUE;
+         found = true;
+      }
+   }
+   return found;
+}
+
+/*
+ * SOFTGPU_HIDE_FEATURES=name,...: features (members of the feature structs,
+ * e.g. shaderInt64) and device extensions (VK_KHR_push_descriptor) the
+ * physical device does not advertise, for testing what applications and
+ * tests do without them (tools/check-feature-tests). Read at every
+ * physical device creation; what it hides and any name it does not know
+ * are logged once per process, since every instance creates a physical
+ * device. A name it does not know hides nothing.
+ */
+static void hide_features(struct sg_physical_device *pdev)
+{
+   const char *env = getenv("SOFTGPU_HIDE_FEATURES");
+   if (!env || !*env)
+      return;
+   static atomic_bool logged;
+   bool log = !atomic_exchange(&logged, true);
+   char hidden[1024] = "";
+   size_t used = 0;
+   for (const char *p = env; *p;) {
+      size_t len = strcspn(p, ", ");
+      char name[VK_MAX_EXTENSION_NAME_SIZE];
+      bool fits = len > 0 && len < sizeof(name);
+      if (fits) {
+         memcpy(name, p, len);
+         name[len] = '\0';
+      }
+      p += len;
+      p += strspn(p, ", ");
+      if (len == 0)
+         continue;
+      if (!fits) {
+         if (log)
+            SG_LOG(SG_LOG_ERROR, SG_AREA_API, "SOFTGPU_HIDE_FEATURES: a %zu-character name is "
+                   "no feature or extension; ignored", len);
+         continue;
+      }
+      bool known, advertised;
+      if (strncmp(name, "VK_", 3) == 0) {
+         enum sg_ext e = sg_ext_from_name(name);
+         advertised = e != SG_EXT_COUNT && sg_ext_set_has(&pdev->device_exts, e);
+         known = advertised;
+         if (advertised)
+            pdev->device_exts.bits[e / 64] &= ~(1ull << (e % 64));
+      } else {
+         known = hide_feature(pdev, name, &advertised);
+      }
+      if (!known) {
+         if (log)
+            SG_LOG(SG_LOG_ERROR, SG_AREA_API, "SOFTGPU_HIDE_FEATURES: %s is neither a feature "
+                   "(a VkBool32 member of a feature struct, e.g. shaderInt64) nor a device "
+                   "extension softgpu advertises; ignored", name);
+         continue;
+      }
+      if (log && used < sizeof(hidden))
+         used += (size_t)snprintf(hidden + used, sizeof(hidden) - used, "%s%s%s",
+                                  used ? ", " : "", name, advertised ? "" : " (not advertised anyway)");
+   }
+   if (log && used)
+      SG_LOG(SG_LOG_WARN, SG_AREA_API, "SOFTGPU_HIDE_FEATURES: the physical device does not "
+             "advertise %s", hidden);
+}
+
 VkResult sg_physical_device_create(struct sg_instance *inst, struct sg_physical_device **out)
 {
    struct sg_physical_device *pdev =
@@ -268,6 +354,7 @@ VkResult sg_physical_device_create(struct sg_instance *inst, struct sg_physical_
    init_memory(&pdev->memory, &pdev->caps);
    init_queue_families(pdev->queue_families);
    pdev->device_exts = sg_extension_set(sg_device_extensions, sg_device_extension_count);
+   hide_features(pdev);
    *out = pdev;
    return VK_SUCCESS;
 }
@@ -318,12 +405,12 @@ VkResult sg_physical_device_enable_features(const struct sg_physical_device *pde
          VkBool32 want = *(const VkBool32 *)((const char *)s + m->offset);
          VkBool32 have = *(const VkBool32 *)((const char *)&pdev->features + m->core_offset);
          if (want && !have) {
+            bool hidden = *(const VkBool32 *)((const char *)&pdev->hidden_features + m->core_offset);
             SG_LOG(SG_LOG_ERROR, SG_AREA_API,
-                   "vkCreateDevice: feature %s.%s is not supported by softgpu: "
-                   "VK_ERROR_FEATURE_NOT_PRESENT",
+                   "vkCreateDevice: feature %s.%s is %s: VK_ERROR_FEATURE_NOT_PRESENT",
                    s == (const void *)&legacy && info->pEnabledFeatures ? "pEnabledFeatures"
                                                                         : st->name,
-                   m->name);
+                   m->name, hidden ? "hidden by SOFTGPU_HIDE_FEATURES" : "not supported by softgpu");
             return VK_ERROR_FEATURE_NOT_PRESENT;
          }
          if (want)
@@ -409,13 +496,13 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_EnumerateDeviceExtensionProperties(
    VkPhysicalDevice physicalDevice, const char *pLayerName, uint32_t *pPropertyCount,
    VkExtensionProperties *pProperties)
 {
-   (void)physicalDevice;
+   struct sg_physical_device *pdev = sg_physical_device_from_handle(physicalDevice);
    if (pLayerName) {
       SG_LOG(SG_LOG_ERROR, SG_AREA_API, "softgpu implements no layer named %s", pLayerName);
       return VK_ERROR_LAYER_NOT_PRESENT;
    }
    return sg_extensions_enumerate(sg_device_extensions, sg_device_extension_count,
-                                  pPropertyCount, pProperties);
+                                  &pdev->device_exts, pPropertyCount, pProperties);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_EnumerateDeviceLayerProperties(VkPhysicalDevice physicalDevice,

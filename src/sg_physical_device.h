@@ -19,13 +19,18 @@ struct sg_physical_device {
    struct sg_object base;
    struct sg_instance *instance;
    struct hw_caps caps;
-   /* What softgpu supports, per core version; every feature struct is
-    * answered from these blocks (see sg_struct_tables.h). */
+   /* What softgpu supports, per core version, less what
+    * SOFTGPU_HIDE_FEATURES hides; every feature struct is answered from
+    * these blocks (see sg_struct_tables.h). */
    struct sg_core_features features;
    struct sg_core_properties props;
    VkPhysicalDeviceMemoryProperties memory;
    VkQueueFamilyProperties queue_families[SG_QUEUE_FAMILY_COUNT];
    struct sg_ext_set device_exts;   /* advertised device extensions */
+   /* The features SOFTGPU_HIDE_FEATURES took away from the above (VK_TRUE
+    * members), so that vkCreateDevice can say why it refuses them. A
+    * hidden extension is simply missing from device_exts. */
+   struct sg_core_features hidden_features;
 };
 
 SG_DEFINE_HANDLE_CASTS(sg_physical_device, VkPhysicalDevice)
