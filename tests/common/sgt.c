@@ -335,6 +335,24 @@ void sgt_stderr_begin(void)
    close(fd);
 }
 
+void *sgt_read_file(const char *path, size_t *size)
+{
+   FILE *f = fopen(path, "rb");
+   if (!f)
+      return NULL;
+   long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+   char *buf = n >= 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)n + 1) : NULL;
+   size_t got = buf ? fread(buf, 1, (size_t)n, f) : 0;
+   fclose(f);
+   if (!buf || got != (size_t)n) {
+      free(buf);
+      return NULL;
+   }
+   buf[got] = '\0';
+   *size = got;
+   return buf;
+}
+
 static char *capture_read(void)
 {
    enum { CAPTURE_BYTES = 1 << 20 };

@@ -89,6 +89,10 @@ void sgt_stderr_begin(void);
 char *sgt_stderr_end(void);
 bool sgt_stderr_wait(const char *const *needles, uint32_t timeout_ms);
 
+/* The whole of a file (malloc'd, with a NUL after its `*size` bytes, so
+ * text can be read as a string), or NULL if it cannot be read. */
+void *sgt_read_file(const char *path, size_t *size);
+
 /* In the slow-host variant of a sync test (SGT_SLOW_HOST=1), sleeps a few
  * hundred microseconds (pseudo-randomly); otherwise does nothing. Tests
  * call it between host steps so the GPU runs ahead of the host. */

@@ -137,8 +137,8 @@ void sgt_cdev_create(struct sgt_cdev *d, const struct sgt_compute_options *opts)
       d->features.shaderUniformBufferArrayDynamicIndexing;
    if (opts->robust_buffer_access) {
       /* Required of every implementation ("Feature Requirements"). */
-      SGT_CHECK(d->features.robustBufferAccess,
-                "robustBufferAccess is not advertised, but Vulkan requires it");
+      if (!d->features.robustBufferAccess)
+         SGT_REQUIRED_FEATURE_MISSING("robust buffer access", "robustBufferAccess", "Vulkan");
       want.features.robustBufferAccess = d->features.robustBufferAccess;
    }
    VkPhysicalDeviceVulkan11Features want11;
@@ -222,6 +222,35 @@ void sgt_skip(const char *what, const char *fmt, ...)
    va_end(ap);
 }
 
+/* Is `name` in SOFTGPU_HIDE_FEATURES (names separated by commas or spaces,
+ * as the driver reads them)? */
+static bool hidden_on_purpose(const char *name)
+{
+   const char *env = getenv("SOFTGPU_HIDE_FEATURES");
+   size_t len = strlen(name);
+   for (const char *p = env ? env : ""; *p;) {
+      size_t n = strcspn(p, ", ");
+      if (n == len && strncmp(p, name, len) == 0)
+         return true;
+      p += n;
+      p += strspn(p, ", ");
+   }
+   return false;
+}
+
+void sgt_required_feature_missing(const char *file, int line, const char *what,
+                                  const char *feature, const char *required_by)
+{
+   if (hidden_on_purpose(feature)) {
+      sgt_skip(what, "%s is hidden by SOFTGPU_HIDE_FEATURES (%s requires it)", feature,
+               required_by);
+      return;
+   }
+   fprintf(stderr, "%s:%d: check failed: %s is not advertised, but %s requires it\n", file, line,
+           feature, required_by);
+   sgt_failures++;
+}
+
 int sgt_compute_main(int argc, char **argv, const struct sgt_compute_options *opts,
                      const struct sgt_subtest *tests, uint32_t count)
 {
@@ -301,17 +330,12 @@ VkDeviceAddress sgt_buffer_address(struct sgt_cdev *d, const struct sgt_buffer *
 
 VkShaderModule sgt_shader_module(struct sgt_cdev *d, const char *path)
 {
-   FILE *f = fopen(path, "rb");
-   SGT_REQUIRE(f, "cannot open %s (built by glslc with the tests)", path);
-   fseek(f, 0, SEEK_END);
-   long size = ftell(f);
-   fseek(f, 0, SEEK_SET);
-   SGT_REQUIRE(size > 0 && size % 4 == 0, "%s: %ld bytes is not SPIR-V", path, size);
-   uint32_t *code = malloc((size_t)size);
-   SGT_REQUIRE(fread(code, 1, (size_t)size, f) == (size_t)size, "short read of %s", path);
-   fclose(f);
+   size_t size;
+   uint32_t *code = sgt_read_file(path, &size);
+   SGT_REQUIRE(code, "cannot read %s (built by glslc with the tests)", path);
+   SGT_REQUIRE(size > 0 && size % 4 == 0, "%s: %zu bytes is not SPIR-V", path, size);
    VkShaderModuleCreateInfo info = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-                                    .codeSize = (size_t)size,
+                                    .codeSize = size,
                                     .pCode = code};
    VkShaderModule m;
    SGT_CHECK_VK(vkCreateShaderModule(d->device, &info, NULL, &m));
@@ -361,14 +385,17 @@ VkPipelineLayout sgt_pipeline_layout(struct sgt_cdev *d, uint32_t set_count,
    return l;
 }
 
-VkPipeline sgt_compute_pipeline(struct sgt_cdev *d, VkShaderModule module, VkPipelineLayout layout,
-                                const VkSpecializationInfo *spec, VkPipelineCreateFlags flags,
-                                VkPipelineCache cache)
+static VkPipeline create_pipeline(struct sgt_cdev *d, VkShaderModule module, VkPipelineLayout layout,
+                                  const VkSpecializationInfo *spec, VkPipelineCreateFlags flags,
+                                  VkPipelineCache cache, VkPipelineShaderStageCreateFlags stage_flags,
+                                  const void *stage_next)
 {
    VkComputePipelineCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
       .flags = flags,
       .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                .pNext = stage_next,
+                .flags = stage_flags,
                 .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                 .module = module,
                 .pName = "main",
@@ -379,6 +406,21 @@ VkPipeline sgt_compute_pipeline(struct sgt_cdev *d, VkShaderModule module, VkPip
    VkPipeline p;
    SGT_CHECK_VK(vkCreateComputePipelines(d->device, cache, 1, &info, NULL, &p));
    return p;
+}
+
+VkPipeline sgt_compute_pipeline(struct sgt_cdev *d, VkShaderModule module, VkPipelineLayout layout,
+                                const VkSpecializationInfo *spec, VkPipelineCreateFlags flags,
+                                VkPipelineCache cache)
+{
+   return create_pipeline(d, module, layout, spec, flags, cache, 0, NULL);
+}
+
+VkPipeline sgt_compute_pipeline_stage(struct sgt_cdev *d, VkShaderModule module,
+                                      VkPipelineLayout layout, const VkSpecializationInfo *spec,
+                                      VkPipelineShaderStageCreateFlags stage_flags,
+                                      const void *stage_next)
+{
+   return create_pipeline(d, module, layout, spec, 0, VK_NULL_HANDLE, stage_flags, stage_next);
 }
 
 VkDescriptorPool sgt_descriptor_pool(struct sgt_cdev *d, uint32_t max_sets,

@@ -94,6 +94,16 @@ void sgt_cdev_destroy(struct sgt_cdev *d);
  * advertise; the test goes on (and passes if nothing else fails). */
 void sgt_skip(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A feature that `required_by` (e.g. "Vulkan 1.3") requires is not
+ * advertised: a failed check at file:line, unless SOFTGPU_HIDE_FEATURES
+ * hid it on purpose (tools/check-feature-tests hides each feature to show
+ * that the subtests mapped to it use it), which makes it a SKIP of `what`.
+ * Either way the caller leaves out what needs the feature. */
+#define SGT_REQUIRED_FEATURE_MISSING(what, feature, required_by)                           \
+   sgt_required_feature_missing(__FILE__, __LINE__, what, feature, required_by)
+void sgt_required_feature_missing(const char *file, int line, const char *what,
+                                  const char *feature, const char *required_by);
+
 /* A subtest: a name (argv[1] of the test selects one) and a function. */
 struct sgt_subtest {
    const char *name;
@@ -139,6 +149,12 @@ VkPipelineLayout sgt_pipeline_layout(struct sgt_cdev *d, uint32_t set_count,
 VkPipeline sgt_compute_pipeline(struct sgt_cdev *d, VkShaderModule module, VkPipelineLayout layout,
                                 const VkSpecializationInfo *spec, VkPipelineCreateFlags flags,
                                 VkPipelineCache cache);
+/* The same with shader stage flags and a pNext chain for the stage (a
+ * required subgroup size), no cache. */
+VkPipeline sgt_compute_pipeline_stage(struct sgt_cdev *d, VkShaderModule module,
+                                      VkPipelineLayout layout, const VkSpecializationInfo *spec,
+                                      VkPipelineShaderStageCreateFlags stage_flags,
+                                      const void *stage_next);
 
 /* A pool for `max_sets` sets of up to 16 descriptors of each buffer type. */
 VkDescriptorPool sgt_descriptor_pool(struct sgt_cdev *d, uint32_t max_sets,

@@ -20,7 +20,7 @@ static void pointers(struct sgt_cdev *d)
 {
    if (!d->buffer_device_address) {
       if (d->props.apiVersion >= VK_API_VERSION_1_3)
-         SGT_CHECK(false, "bufferDeviceAddress is not advertised, but Vulkan 1.3 requires it");
+         SGT_REQUIRED_FEATURE_MISSING("pointers", "bufferDeviceAddress", "Vulkan 1.3");
       else
          sgt_skip("pointers", "bufferDeviceAddress is not advertised");
       return;

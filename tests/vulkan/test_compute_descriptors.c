@@ -776,14 +776,14 @@ static void free_and_reset(struct sgt_cdev *d)
 
 static void inline_uniform(struct sgt_cdev *d)
 {
-   /* Required by Vulkan 1.3 ("Feature Requirements"): not skipped. */
-   SGT_CHECK(d->inline_uniform_block, "inlineUniformBlock is not advertised, but Vulkan 1.3 "
-             "requires it");
+   /* Required by Vulkan 1.3 ("Feature Requirements"). */
+   if (!d->inline_uniform_block) {
+      SGT_REQUIRED_FEATURE_MISSING("inline_uniform", "inlineUniformBlock", "Vulkan 1.3");
+      return;
+   }
    SGT_CHECK(d->props13.maxInlineUniformBlockSize >= 256,
              "maxInlineUniformBlockSize is %u, Vulkan 1.3 requires 256",
              d->props13.maxInlineUniformBlockSize);
-   if (!d->inline_uniform_block)
-      return;
    VkDescriptorSetLayoutBinding b[] = {BINDING(0, VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK, 64),
                                        BINDING(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1)};
    VkDescriptorSetLayout sl = layout_of(d, 2, b, 0);

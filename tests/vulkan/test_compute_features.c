@@ -57,28 +57,6 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static VkPipeline pipeline_with(struct sgt_cdev *d, VkShaderModule module, VkPipelineLayout layout,
-                                const VkSpecializationInfo *spec, VkPipelineShaderStageCreateFlags flags,
-                                const void *stage_next, const void *info_next)
-{
-   VkComputePipelineCreateInfo info = {
-      .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-      .pNext = info_next,
-      .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                .pNext = stage_next,
-                .flags = flags,
-                .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                .module = module,
-                .pName = "main",
-                .pSpecializationInfo = spec},
-      .layout = layout,
-      .basePipelineIndex = -1,
-   };
-   VkPipeline p;
-   SGT_CHECK_VK(vkCreateComputePipelines(d->device, VK_NULL_HANDLE, 1, &info, NULL, &p));
-   return p;
-}
-
 /* Runs one pipeline over one storage buffer `out` with `groups` workgroups. */
 static void run_one(struct sgt_cdev *d, VkPipeline pipeline, VkPipelineLayout layout,
                     VkDescriptorSet set, uint32_t groups)
@@ -268,7 +246,8 @@ static uint32_t *run_subgroup_size(struct sgt_cdev *d, uint32_t ws, uint32_t req
       .requiredSubgroupSize = required};
    struct sgt_kernel k;
    sgt_kernel_create(d, &k, SGT_SHADER("subgroup_size"), 1, 0, &spec);
-   VkPipeline p = pipeline_with(d, k.module, k.layout, &spec, flags, required ? &req : NULL, NULL);
+   VkPipeline p = sgt_compute_pipeline_stage(d, k.module, k.layout, &spec, flags,
+                                             required ? &req : NULL);
    struct sgt_buffer out;
    sgt_cbuffer(d, (VkDeviceSize)ws * 2 * 16, &out);
    const struct sgt_buffer *bufs[] = {&out};

@@ -5,6 +5,8 @@
  *   indexed by a value that differs between lanes
  *   (shaderStorageBufferArrayNonUniformIndexing, and ShaderNonUniform,
  *   which Vulkan 1.2 enables by itself), read and written;
+ * - nonuniform_uniform: the same selection from a sized array of uniform
+ *   buffers (shaderUniformBufferArrayNonUniformIndexing), read;
  * - scalar: scalar block layout (scalarBlockLayout): a vec3 array at stride
  *   12 read, a struct {float; vec3} with the vec3 at offset 4 written;
  * - std430_uniform: a uniform block in std430 layout
@@ -47,18 +49,23 @@ static void run(struct sgt_cdev *d, VkPipeline pipe, VkPipelineLayout layout, Vk
 #define NU_BUFFERS 5u
 #define NU_N 256u
 
-static void nonuniform(struct sgt_cdev *d)
+/* Each invocation i reads (and, from storage buffers, writes) array
+ * element nu_which(i), a value that differs between the lanes of a
+ * subgroup, through `shader` (nonuniform.comp, nonuniform_uniform.comp). */
+static uint32_t nu_which(uint32_t i)
 {
-   if (!d->runtime_descriptor_array || !d->storage_array_nonuniform_indexing) {
-      sgt_skip("nonuniform", "runtimeDescriptorArray or "
-               "shaderStorageBufferArrayNonUniformIndexing is not supported");
-      return;
-   }
+   return (i * 7u + (i >> 3)) % NU_BUFFERS;
+}
+
+static void nonuniform_case(struct sgt_cdev *d, const char *what, const char *shader,
+                            VkDescriptorType type)
+{
+   bool writes = type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
    VkDescriptorSetLayoutBinding b[] = {BINDING(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1),
-                                       BINDING(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NU_BUFFERS)};
+                                       BINDING(1, type, NU_BUFFERS)};
    VkDescriptorSetLayout sl = layout_of(d, 2, b);
    VkPipelineLayout layout = sgt_pipeline_layout(d, 1, &sl, 0);
-   VkShaderModule m = sgt_shader_module(d, SGT_SHADER("nonuniform"));
+   VkShaderModule m = sgt_shader_module(d, shader);
    VkPipeline pipe = sgt_compute_pipeline(d, m, layout, NULL, 0, VK_NULL_HANDLE);
    VkDescriptorPool pool = sgt_descriptor_pool(d, 1, 0);
    VkDescriptorSet set = sgt_alloc_set(d, pool, sl);
@@ -67,31 +74,26 @@ static void nonuniform(struct sgt_cdev *d)
    sgt_cbuffer(d, NU_N * 4, &out);
    sgt_write_buffer(d, set, 0, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &out, 0, 0);
    for (uint32_t k = 0; k < NU_BUFFERS; k++) {
-      sgt_cbuffer(d, 2 * NU_N * 4, &data[k]);
+      /* Storage buffers: NU_N words read, then NU_N words written. */
+      sgt_cbuffer(d, (writes ? 2 : 1) * NU_N * 4, &data[k]);
       uint32_t *v = data[k].map;
       for (uint32_t i = 0; i < NU_N; i++)
          v[i] = (k + 1) * 100000u + i;
-      sgt_write_buffer(d, set, 1, k, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &data[k], 0, 0);
+      sgt_write_buffer(d, set, 1, k, type, &data[k], 0, 0);
    }
    run(d, pipe, layout, set, NU_N / 64);
 
-   /* Each invocation read and wrote the buffer its own index picked. */
-   static uint32_t want[NU_N], want_data[NU_BUFFERS][NU_N];
-   for (uint32_t i = 0; i < NU_N; i++) {
-      uint32_t which = (i * 7u + (i >> 3)) % NU_BUFFERS;
-      want[i] = (which + 1) * 100000u + i + which * 1000000u;
-      for (uint32_t k = 0; k < NU_BUFFERS; k++) {
-         if (k == which)
-            want_data[k][i] = i * 3u + which;
-      }
-   }
-   sgt_check_words("nonuniform reads", out.map, want, NU_N);
-   for (uint32_t k = 0; k < NU_BUFFERS; k++) {
+   /* Each invocation read (and wrote) the buffer its own index picked. */
+   static uint32_t want[NU_N];
+   for (uint32_t i = 0; i < NU_N; i++)
+      want[i] = (nu_which(i) + 1) * 100000u + i + nu_which(i) * 1000000u;
+   sgt_check_words(what, out.map, want, NU_N);
+   for (uint32_t k = 0; k < NU_BUFFERS && writes; k++) {
       const uint32_t *v = (const uint32_t *)data[k].map + NU_N;
       for (uint32_t i = 0; i < NU_N; i++) {
-         uint32_t which = (i * 7u + (i >> 3)) % NU_BUFFERS;
-         SGT_CHECK(v[i] == (which == k ? want_data[k][i] : 0u),
-                   "nonuniform writes: buffer %u word %u is %u", k, NU_N + i, v[i]);
+         uint32_t which = nu_which(i);
+         SGT_CHECK(v[i] == (which == k ? i * 3u + which : 0u),
+                   "%s: buffer %u word %u is %u", what, k, NU_N + i, v[i]);
       }
    }
 
@@ -103,6 +105,27 @@ static void nonuniform(struct sgt_cdev *d)
    vkDestroyShaderModule(d->device, m, NULL);
    vkDestroyPipelineLayout(d->device, layout, NULL);
    vkDestroyDescriptorSetLayout(d->device, sl, NULL);
+}
+
+static void nonuniform(struct sgt_cdev *d)
+{
+   if (!d->runtime_descriptor_array || !d->storage_array_nonuniform_indexing) {
+      sgt_skip("nonuniform", "runtimeDescriptorArray or "
+               "shaderStorageBufferArrayNonUniformIndexing is not supported");
+      return;
+   }
+   nonuniform_case(d, "nonuniform storage buffers", SGT_SHADER("nonuniform"),
+                   VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+}
+
+static void nonuniform_uniform(struct sgt_cdev *d)
+{
+   if (!d->uniform_array_nonuniform_indexing) {
+      sgt_skip("nonuniform_uniform", "shaderUniformBufferArrayNonUniformIndexing is not supported");
+      return;
+   }
+   nonuniform_case(d, "nonuniform uniform buffers", SGT_SHADER("nonuniform_uniform"),
+                   VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
 }
 
 /* ---- scalar, std430_uniform --------------------------------------------------- */
@@ -197,6 +220,7 @@ int main(int argc, char **argv)
 {
    static const struct sgt_subtest tests[] = {
       {"nonuniform", nonuniform},
+      {"nonuniform_uniform", nonuniform_uniform},
       {"scalar", scalar},
       {"std430_uniform", std430_uniform},
    };

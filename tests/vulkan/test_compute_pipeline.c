@@ -205,8 +205,9 @@ static void specialization(struct sgt_cdev *d)
    spec_case(d, SGT_SHADER("spec"), &large, "the largest workgroup size");
    /* SPIR-V 1.6 expresses local_size_x_id as LocalSizeId, which needs
     * maintenance4 (required by Vulkan 1.3). */
-   SGT_CHECK(d->maintenance4, "maintenance4 is not advertised, but Vulkan 1.3 requires it");
-   if (d->maintenance4) {
+   if (!d->maintenance4) {
+      SGT_REQUIRED_FEATURE_MISSING("specialization: LocalSizeId", "maintenance4", "Vulkan 1.3");
+   } else {
       spec_case(d, SGT_SHADER("spec_v13"), &all, "SPIR-V 1.6 LocalSizeId, workgroup size 64");
       spec_case(d, SGT_SHADER("spec_v13"), &odd, "SPIR-V 1.6 LocalSizeId, workgroup size 7");
    }
@@ -388,9 +389,10 @@ static void pipeline_cache(struct sgt_cdev *d)
    /* 5. FAIL_ON_PIPELINE_COMPILE_REQUIRED (pipelineCreationCacheControl,
     * required by Vulkan 1.3): either a working pipeline or
     * VK_PIPELINE_COMPILE_REQUIRED and a null handle. */
-   SGT_CHECK(d->pipeline_creation_cache_control,
-             "pipelineCreationCacheControl is not advertised, but Vulkan 1.3 requires it");
-   if (d->pipeline_creation_cache_control) {
+   if (!d->pipeline_creation_cache_control) {
+      SGT_REQUIRED_FEATURE_MISSING("pipeline_cache: FAIL_ON_PIPELINE_COMPILE_REQUIRED",
+                                   "pipelineCreationCacheControl", "Vulkan 1.3");
+   } else {
       VkPipelineCache ext = make_cache(d, data, size,
                                        VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT);
       VkPipelineCache caches[2] = {merged, ext};
