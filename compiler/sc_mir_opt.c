@@ -561,9 +561,12 @@ static bool optimize_round(struct sc_mir *mir, struct sc_error *e)
          if (o.dead[i])
             continue;
          changed |= fold_store_back(&o, i) || fold_negation(&o, i) || drop_final_return(&o, i);
-         if (!o.dead[i])
-            changed |= propagate_copy(&o, i) | eliminate_common(&o, i) |
-                       eliminate_common_pair(&o, i);
+         if (o.dead[i])
+            continue;
+         /* each rewrite is tried whatever the one before did */
+         changed |= propagate_copy(&o, i);
+         changed |= eliminate_common(&o, i);
+         changed |= eliminate_common_pair(&o, i);
       }
       changed |= remove_dead(&o);
       if (!changed)

@@ -58,35 +58,53 @@ static int width_index(uint32_t w)
 
 /* ---- interpreter selection ------------------------------------------------ */
 
+/* The interpreter tier by name: "avx512", "avx2" or "generic". */
+static void set_tier(struct hw_eu *eu, const char *variant)
+{
+   eu->variant = variant;
+#define TIER(isa)                                                              \
+   eu->interp[0] = hw_interp_w8_##isa, eu->interp[1] = hw_interp_w16_##isa; \
+   eu->interp[2] = hw_interp_w32_##isa, eu->interp[3] = hw_interp_w64_##isa
+#if defined(__x86_64__)
+   if (strcmp(variant, "avx512") == 0) {
+      TIER(avx512);
+      return;
+   }
+   if (strcmp(variant, "avx2") == 0) {
+      TIER(avx2);
+      return;
+   }
+#endif
+   eu->variant = "generic";
+   TIER(generic);
+#undef TIER
+}
+
+/* The best tier the host runs, asked of the CPU at run time: the build
+ * assumes no vector extension. Only x86-64 builds the AVX tiers
+ * (hw/CMakeLists.txt); elsewhere (64-bit Arm) the portable one runs. */
+static const char *host_tier(void)
+{
+#if defined(__x86_64__)
+   __builtin_cpu_init();
+   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
+      return "avx512";
+   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+      return "avx2";
+#endif
+   return "generic";
+}
+
 static void select_interpreters(struct hw_eu *eu, const struct hw_gpu_config *cfg)
 {
-   __builtin_cpu_init();
-   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) {
-      eu->variant = "avx512";
-      eu->interp[0] = hw_interp_w8_avx512, eu->interp[1] = hw_interp_w16_avx512;
-      eu->interp[2] = hw_interp_w32_avx512, eu->interp[3] = hw_interp_w64_avx512;
-   } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-      eu->variant = "avx2";
-      eu->interp[0] = hw_interp_w8_avx2, eu->interp[1] = hw_interp_w16_avx2;
-      eu->interp[2] = hw_interp_w32_avx2, eu->interp[3] = hw_interp_w64_avx2;
-   } else {
-      eu->variant = "generic";
-      eu->interp[0] = hw_interp_w8_generic, eu->interp[1] = hw_interp_w16_generic;
-      eu->interp[2] = hw_interp_w32_generic, eu->interp[3] = hw_interp_w64_generic;
-   }
+   set_tier(eu, host_tier());
    const char *force = getenv("SOFTGPU_INTERP");
-   if (force && strcmp(force, "avx2") == 0 && strcmp(eu->variant, "avx512") == 0) {
-      /* The AVX2 tier on an AVX-512 host (and the native tier's ymm code:
-       * hw_jit_compile), as a host without AVX-512 runs it. */
-      eu->variant = "avx2";
-      eu->interp[0] = hw_interp_w8_avx2, eu->interp[1] = hw_interp_w16_avx2;
-      eu->interp[2] = hw_interp_w32_avx2, eu->interp[3] = hw_interp_w64_avx2;
-   }
-   if (force && strcmp(force, "generic") == 0) {
-      eu->variant = "generic";
-      eu->interp[0] = hw_interp_w8_generic, eu->interp[1] = hw_interp_w16_generic;
-      eu->interp[2] = hw_interp_w32_generic, eu->interp[3] = hw_interp_w64_generic;
-   }
+   /* The AVX2 tier on an AVX-512 host (and the native tier's ymm code:
+    * hw_jit_compile), as a host without AVX-512 runs it. */
+   if (force && strcmp(force, "avx2") == 0 && strcmp(eu->variant, "avx512") == 0)
+      set_tier(eu, "avx2");
+   if (force && strcmp(force, "generic") == 0)
+      set_tier(eu, "generic");
    /* The portable interpreter is the reference: nothing compiled with it. */
    eu->jit = !cfg->interpret_only && strcmp(eu->variant, "generic") != 0 && hw_jit_supported();
    eu->jit_perf_map = cfg->jit_perf_map;

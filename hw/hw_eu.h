@@ -174,7 +174,9 @@ typedef enum hw_run_status (*hw_interp_fn)(struct hw_cta *cta, struct hw_warp *w
    HW_DECLARE_INTERP(8, isa) HW_DECLARE_INTERP(16, isa) HW_DECLARE_INTERP(32, isa) \
    HW_DECLARE_INTERP(64, isa)
 HW_DECLARE_INTERPS(generic)
+#if defined(__x86_64__)
 HW_DECLARE_INTERPS(avx2)
 HW_DECLARE_INTERPS(avx512)
+#endif
 
 #endif

@@ -321,6 +321,8 @@ static inline void hw_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+   __asm__ __volatile__("yield");
 #endif
 }
 

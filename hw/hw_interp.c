@@ -1051,13 +1051,19 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
  * a source are one register or disjoint, and lane l reads only lane l of
  * its sources: computing straight into the destination is right even when
  * it is also a source, which ivdep tells gcc (else it versions the loop on
- * an alias check, or does not vectorize it). A partial warp computes into
- * a temporary and blends it in under the execution mask. */
+ * an alias check, or does not vectorize it), as assume_safety tells clang.
+ * A partial warp computes into a temporary and blends it in under the
+ * execution mask. */
+#if defined(__clang__)
+#define IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#else
+#define IVDEP _Pragma("GCC ivdep")
+#endif
 #define ALU_LANES(LOAD, EXPR)                                                   \
    do {                                                                         \
       uint32_t r_[W], *d_ = vreg(wp, IN->dst);                                  \
       uint32_t *out_ = wp->exec == FULL ? d_ : r_;                              \
-      _Pragma("GCC ivdep") LANES {                                              \
+      IVDEP LANES {                                                             \
          LOAD;                                                                  \
          out_[l] = (EXPR);                                                      \
       }                                                                         \

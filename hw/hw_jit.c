@@ -4138,7 +4138,8 @@ static void plan_tiles(struct emit *e, const struct hw_dinst *code, const struct
       e->tile_hi[t] = in->imm > e->tile_hi[t] ? in->imm : e->tile_hi[t];
       e->tile_of[k] = (uint8_t)(t + 1);
    }
-   for (uint32_t t = 0; t < e->tiles; t++) {
+   /* (t < MAX_TILES: e->tiles never exceeds it, which gcc -O3 cannot see) */
+   for (uint32_t t = 0; t < e->tiles && t < MAX_TILES; t++) {
       bool cached = e->tile_sites < HW_TILE_SITES &&
                     !written_between_visits(e, code, e->start, e->tile[t]);
       e->tile_site[t] = cached ? (int8_t)e->tile_sites++ : -1;

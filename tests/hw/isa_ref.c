@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <float.h>
+#include <math.h>
 
 const char *const isa_form_names[FORM_COUNT] = {"vector", "uniform b", "immediate b",
                                                 "immediate a/c", "uniform dst",
@@ -110,6 +111,39 @@ uint32_t isa_cases(struct isa_case *out, uint32_t cap)
 
 static float F(uint32_t x) { return eut_f(x); }
 static uint32_t U(float f) { return eut_u(f); }
+
+/* binary16 by arithmetic, not by _Float16 (which clang 14 lacks on x86-64):
+ * scaling by a power of two is exact, so rint (round to nearest even, the
+ * default mode) rounds the significand to its 11 bits exactly once. */
+static uint32_t ref_f2h(float f)
+{
+   uint32_t sign = signbit(f) ? 0x8000u : 0;
+   double x = fabs((double)f);
+   if (isnan(f))
+      return sign | 0x7e00u;
+   if (x >= 65520.0)   /* halfway past 65504 and up: rounds to infinity */
+      return sign | 0x7c00u;
+   if (x < 0x1p-14)    /* subnormal (a result of 0x400 is the least normal) */
+      return sign | (uint32_t)rint(x * 0x1p24);
+   int ex;
+   frexp(x, &ex);      /* x = m * 2^ex, m in [0.5, 1): the exponent is ex - 1 */
+   int e = ex - 1;
+   uint32_t m = (uint32_t)rint(ldexp(x, 10 - e));   /* in [1024, 2048] */
+   if (m == 2048u)
+      m = 1024u, e++;
+   return e > 15 ? sign | 0x7c00u : sign | (uint32_t)(e + 15) << 10 | (m - 1024u);
+}
+
+static float ref_h2f(uint16_t h)
+{
+   double sign = h & 0x8000u ? -1.0 : 1.0;
+   uint32_t e = h >> 10 & 31u, m = h & 1023u;
+   if (e == 31)
+      return m ? NAN : (float)(sign * INFINITY);
+   if (e == 0)
+      return (float)(sign * ldexp(m, -24));
+   return (float)(sign * ldexp(1024 + m, (int)e - 25));
+}
 
 static uint32_t bit(uint64_t x, uint32_t i) { return (uint32_t)(x >> i) & 1u; }
 
@@ -462,18 +496,8 @@ uint64_t isa_ref(const struct isa_case *k, uint64_t A, uint64_t B, uint64_t C)
    case ISA_OP_F2I_U: return ref_f2i_u(fa);
    case ISA_OP_I2F_S: return U((float)sa);
    case ISA_OP_I2F_U: return U((float)a);
-   case ISA_OP_F2H: { /* the compiler's binary16 conversion: round to nearest even */
-      _Float16 h = (_Float16)fa;
-      uint16_t bits;
-      memcpy(&bits, &h, 2);
-      return bits;
-   }
-   case ISA_OP_H2F: {
-      uint16_t bits = (uint16_t)a;
-      _Float16 h;
-      memcpy(&h, &bits, 2);
-      return U((float)h);
-   }
+   case ISA_OP_F2H: return ref_f2h(fa);
+   case ISA_OP_H2F: return U(ref_h2f((uint16_t)a));
    case ISA_OP_IADD64: return A + B;
    case ISA_OP_ISUB64: return A - B;
    case ISA_OP_IMUL64: return A * B;

@@ -6,8 +6,8 @@
  * The references are written from the semantics hw_isa.h documents (and
  * hw_interp.c defines where the header is silent), independently of the
  * interpreter's code: bit-field and bit-scan results by bit loops, 64-bit
- * arithmetic shifts and saturating conversions by cases, F2H/H2F by the
- * compiler's _Float16 conversions (any NaN for a NaN). FMATH1/FMATH2
+ * arithmetic shifts and saturating conversions by cases, F2H/H2F by
+ * power-of-two scaling and rint (any NaN for a NaN). FMATH1/FMATH2
  * results are the C library's float functions (what hw_interp.c calls);
  * test_isa_alu.c also checks them against double-precision libm within the
  * precision Vulkan requires.
