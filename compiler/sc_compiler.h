@@ -1,6 +1,6 @@
 /*
  * The shader compiler: SPIR-V compute shaders to softgpu ISA programs
- * (hw/hw_isa.h). Depends only on the ISA header and SPIRV-Tools/Headers.
+ * (hw/include/hw_isa.h). Depends only on the ISA header and SPIRV-Tools/Headers.
  *
  * The driver and the compiler agree on how a program reaches its
  * resources, the root table every launch points at:

@@ -91,7 +91,7 @@ static void init_features(struct sg_core_features *f)
    f->v13.maintenance4 = VK_TRUE;
 }
 
-/* Limits of the hardware model (hw/hw_caps.h) and of what softgpu's
+/* Limits of the hardware model (hw/include/hw_caps.h) and of what softgpu's
  * descriptors can hold. Graphics and image limits are 0: softgpu has no
  * graphics queue and no images yet. */
 static void init_limits(VkPhysicalDeviceLimits *l, const struct hw_caps *caps)

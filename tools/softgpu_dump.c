@@ -1,6 +1,6 @@
 /*
  * softgpu-dump: prints a pushbuffer or a ring in readable form, with the
- * packet decoder of hw/hw_packets.h (hw_packet_format).
+ * packet decoder of hw/include/hw_packets.h (hw_packet_format).
  *
  *   softgpu-dump [--ring] [--va BASE] FILE
  *

@@ -1,5 +1,5 @@
 /*
- * test_hw_mem: GPU memory (hw/hw_mem.h) on its own, no engines.
+ * test_hw_mem: GPU memory (hw/include/hw_mem.h) on its own, no engines.
  *
  * Pins down:
  * - host pointer = base + VA, base page-aligned (so VA alignment is host

@@ -1,5 +1,5 @@
 /*
- * test_packets: the packet contract of hw/hw_packets.h, no GPU involved.
+ * test_packets: the packet contract of hw/include/hw_packets.h, no GPU involved.
  *
  * Pins down:
  * - the header layout (opcode:8 | flags:8 | length:16) and its accessors, for
