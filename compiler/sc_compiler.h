@@ -1,26 +1,13 @@
 /*
  * The shader compiler: SPIR-V compute shaders to softgpu ISA programs
- * (hw/include/hw_isa.h). Depends only on the ISA header and SPIRV-Tools/Headers.
+ * (hw/include/hw_isa.h). Depends only on the contract headers (hw/include/)
+ * and SPIRV-Tools/Headers.
  *
- * The driver and the compiler agree on how a program reaches its
- * resources, the root table every launch points at:
- *   [SC_ROOT_PUSH_OFFSET]     push constants, SC_ROOT_PUSH_BYTES
- *   [SC_ROOT_SETS_OFFSET]     the GPU address of each descriptor set (u64)
- *   [SC_ROOT_DYNAMIC_OFFSET]  dynamic buffer offsets (u32), in the order
- *                             sc_binding::dynamic_index gives
- *   [SC_ROOT_PRINTF_OFFSET]   the GPU address of the debugPrintf buffer (u64),
- *                             then the number the driver gives the program's
- *                             first format (u32), for programs with
- *                             printf_count > 0
- * A buffer descriptor in a set's memory is {u64 address, u64 range}.
- *
- * The debugPrintf buffer: struct sc_printf_buffer, then records. Each
- * invocation that prints adds its record's size to `used` atomically and
- * writes the record if it fits in `capacity`: u32 word count (the record's
- * own included), u32 format number (the driver's base plus the index into
- * sc_program::printf_formats), then
- * the arguments' 32-bit words in order (vectors component by component,
- * 64-bit values low word first). used > capacity means output was lost.
+ * How a program reaches its resources (the root table every launch points
+ * at, the descriptors in a set's memory, the debugPrintf buffer) is part of
+ * the contract with the driver and the hardware: hw/include/hw_root.h.
+ * sc_binding::offset and sc_binding::dynamic_index place a binding in
+ * those layouts.
  */
 #ifndef SC_COMPILER_H
 #define SC_COMPILER_H
@@ -29,25 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hw_root.h"
+
 /* Bumped whenever the compiler's output for a given input may change:
  * pipeline cache entries are keyed by it. */
 #define SC_COMPILER_VERSION 1u
-
-#define SC_ROOT_PUSH_OFFSET 0u
-#define SC_ROOT_PUSH_BYTES 256u
-#define SC_ROOT_SETS_OFFSET 256u
-#define SC_MAX_SETS 8u
-#define SC_ROOT_DYNAMIC_OFFSET (SC_ROOT_SETS_OFFSET + 8u * SC_MAX_SETS)
-#define SC_MAX_DYNAMIC 32u
-#define SC_ROOT_PRINTF_OFFSET (SC_ROOT_DYNAMIC_OFFSET + 4u * SC_MAX_DYNAMIC)
-#define SC_ROOT_BYTES (SC_ROOT_PRINTF_OFFSET + 16u)
-
-struct sc_printf_buffer {
-   uint32_t used;             /* bytes of records claimed (may exceed capacity) */
-   uint32_t capacity;         /* bytes available for records after this header */
-   uint32_t reserved[2];
-};
-#define SC_DESCRIPTOR_BYTES 16u
 
 enum sc_descriptor_kind {
    SC_DESC_STORAGE_BUFFER,

@@ -146,7 +146,7 @@ struct tx {
    bool need_ranges;            /* load descriptor ranges (robust access, OpArrayLength) */
    /* cached uniform registers */
    struct sc_opnd root;         /* the root table's address */
-   struct sc_opnd set_va[SC_MAX_SETS];   /* descriptor sets' addresses, once loaded */
+   struct sc_opnd set_va[HW_ROOT_SETS];   /* descriptor sets' addresses, once loaded */
    bool root_loaded;
 };
 
@@ -1117,18 +1117,19 @@ static void load_descriptor(struct tx *t, struct ptr *p, struct sc_opnd set_va,
    struct sc_opnd at = set_va;
    uint32_t imm = b->offset;
    if (index.kind == SC_REG) {
-      struct sc_opnd off = alu(t, ISA_OP_IMUL, 0, index, sc_imm(SC_DESCRIPTOR_BYTES), sc_none());
+      struct sc_opnd off = alu(t, ISA_OP_IMUL, 0, index, sc_imm(HW_DESCRIPTOR_BYTES), sc_none());
       at = alu64(t, ISA_OP_IADD64, 0, set_va, alu64(t, ISA_OP_ZEXT64, 0, off, sc_none()));
    } else {
-      imm += index.value * SC_DESCRIPTOR_BYTES;
+      imm += index.value * HW_DESCRIPTOR_BYTES;
    }
    bool u = opnd_uniform(t, at);
    struct sc_opnd va = sc_reg(new_reg(t, 2, u)), range = sc_none();
-   emit(t, ISA_OP_LDG, 2, va, at, sc_none(), sc_none())->imm = imm;
+   emit(t, ISA_OP_LDG, 2, va, at, sc_none(), sc_none())->imm = imm + HW_DESCRIPTOR_VA_OFFSET;
    /* The range only matters to robust accesses and OpArrayLength. */
    if (t->need_ranges) {
       range = sc_reg(new_reg(t, 2, u));
-      emit(t, ISA_OP_LDG, 2, range, at, sc_none(), sc_none())->imm = imm + 8;
+      emit(t, ISA_OP_LDG, 2, range, at, sc_none(), sc_none())->imm =
+         imm + HW_DESCRIPTOR_RANGE_OFFSET;
    }
    if (dynamic_kind(b->kind)) {
       /* this element's dynamic offset: root[DYNAMIC + 4 * (first + index)] */
@@ -1141,7 +1142,7 @@ static void load_descriptor(struct tx *t, struct ptr *p, struct sc_opnd set_va,
          k += index.value;
       }
       struct sc_opnd dyn = sc_reg(new_reg(t, 1, u));
-      emit(t, ISA_OP_LDG, 1, dyn, from, sc_none(), sc_none())->imm = SC_ROOT_DYNAMIC_OFFSET + 4 * k;
+      emit(t, ISA_OP_LDG, 1, dyn, from, sc_none(), sc_none())->imm = HW_ROOT_DYNAMIC_OFFSET + 4 * k;
       va = alu64(t, ISA_OP_IADD64, 0, va, alu64(t, ISA_OP_ZEXT64, 0, dyn, sc_none()));
    }
    p->base = va;
@@ -1157,14 +1158,14 @@ static void buffer_variable(struct tx *t, uint32_t var, struct ptr *p, uint32_t 
    const struct sc_id *d = idp(t, var);
    if (!d->has_set || !d->has_binding)
       FAIL("buffer variable %u has no DescriptorSet/Binding decoration", var);
-   if (d->set >= SC_MAX_SETS)
-      FAIL("descriptor set %u is beyond the %u sets softgpu supports", d->set, SC_MAX_SETS);
+   if (d->set >= HW_ROOT_SETS)
+      FAIL("descriptor set %u is beyond the %u sets softgpu supports", d->set, HW_ROOT_SETS);
    const struct sc_binding *b = find_binding(t, d->set, d->binding);
    p->explicit_layout = true;
    p->binding = b;
    /* Loaded in the prologue, which dominates every use: once per set. */
    if (t->set_va[d->set].kind != SC_REG)
-      t->set_va[d->set] = root_load64(t, SC_ROOT_SETS_OFFSET + 8 * d->set);
+      t->set_va[d->set] = root_load64(t, HW_ROOT_SETS_OFFSET + 8 * d->set);
    p->set_va = t->set_va[d->set];
    if (b->kind == SC_DESC_INLINE_UNIFORM_BLOCK) {
       /* the block is the set's own memory: no descriptor, no range */
@@ -1392,7 +1393,7 @@ static void variable(struct tx *t, uint32_t var)
    case SpvStorageClassPushConstant:
       p->explicit_layout = true;
       p->base = t->root;
-      p->offset = sc_imm(SC_ROOT_PUSH_OFFSET);
+      p->offset = sc_imm(HW_ROOT_PUSH_OFFSET);
       break;
    case SpvStorageClassWorkgroup: {
       uint32_t align, size = implicit_size(t, pt.elem, &align);
@@ -2820,7 +2821,7 @@ static uint32_t add_format(struct tx *t, uint32_t string_id)
 
 /* Each active invocation claims room for its record in the printf buffer
  * with an atomic add, and writes the record if it fits (see
- * sc_compiler.h). */
+ * hw_root.h). */
 static void debug_printf(struct tx *t, uint32_t at)
 {
    uint32_t len = sc_len(t->m, at);
@@ -2844,14 +2845,14 @@ static void debug_printf(struct tx *t, uint32_t at)
    words[0] = sc_imm(n);
    /* the driver's number for this program's first format, plus ours */
    struct sc_opnd base = sc_reg(new_reg(t, 1, true));
-   emit(t, ISA_OP_LDG, 1, base, t->root, sc_none(), sc_none())->imm = SC_ROOT_PRINTF_OFFSET + 8;
+   emit(t, ISA_OP_LDG, 1, base, t->root, sc_none(), sc_none())->imm = HW_ROOT_PRINTF_BASE_OFFSET;
    words[1] = alu(t, ISA_OP_IADD, 0, base, sc_imm(format), sc_none());
-   struct sc_opnd buf = root_load64(t, SC_ROOT_PRINTF_OFFSET);
+   struct sc_opnd buf = root_load64(t, HW_ROOT_PRINTF_OFFSET);
    struct sc_opnd bytes = as_register(t, sc_imm(4 * n), false);
    struct sc_opnd offset = sc_reg(new_reg(t, 1, false));
-   emit(t, ISA_OP_ATOMG, ISA_ATOM_ADD, offset, buf, bytes, sc_none());
+   emit(t, ISA_OP_ATOMG, ISA_ATOM_ADD, offset, buf, bytes, sc_none())->imm = HW_PRINTF_USED_OFFSET;
    struct sc_opnd capacity = sc_reg(new_reg(t, 1, true));
-   emit(t, ISA_OP_LDG, 1, capacity, buf, sc_none(), sc_none())->imm = 4;
+   emit(t, ISA_OP_LDG, 1, capacity, buf, sc_none(), sc_none())->imm = HW_PRINTF_CAPACITY_OFFSET;
    struct sc_opnd end = alu(t, ISA_OP_IADD, 0, offset, sc_imm(4 * n), sc_none());
    /* fits: no wrap-around, and end <= capacity */
    struct sc_opnd fits = alu(t, ISA_OP_AND, 0, alu(t, ISA_OP_ICMP, ISA_ICMP_GE_U, end, offset, sc_none()),
@@ -2865,7 +2866,7 @@ static void debug_printf(struct tx *t, uint32_t at)
    for (uint32_t i = 0; i < n; i++) {
       struct sc_opnd w = words[i].kind == SC_IMM ? as_register(t, words[i], false) : words[i];
       emit(t, ISA_OP_STG, 1, sc_none(), record, w, sc_none())->imm =
-         (uint32_t)sizeof(struct sc_printf_buffer) + 4 * i;
+         (uint32_t)sizeof(struct hw_printf_buffer) + 4 * i;
    }
    place_label(t, skip);
    emit(t, ISA_OP_ENDIF, 0, sc_none(), sc_none(), sc_none(), sc_none());

@@ -50,7 +50,7 @@ void sg_cmd_buffer_destroy(struct sg_cmd_buffer *cmd)
    struct sg_cmd_pool *pool = cmd->pool;
    sg_cmd_buffer_reset(cmd);
    sg_cmd_printf_release(cmd);
-   for (uint32_t i = 0; i < SC_MAX_SETS; i++)
+   for (uint32_t i = 0; i < HW_ROOT_SETS; i++)
       sg_free(&pool->alloc, cmd->compute.push_sets[i]);
    unlink_from_pool(pool, cmd);
    sg_free(&pool->alloc, cmd->secondaries);

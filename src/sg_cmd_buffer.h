@@ -1,6 +1,7 @@
 #ifndef SG_CMD_BUFFER_H
 #define SG_CMD_BUFFER_H
 
+#include "hw_root.h"
 #include "sc_compiler.h"
 #include "sg_object.h"
 #include "sg_pushbuf.h"
@@ -13,12 +14,12 @@ struct sg_pipeline;
  * changed (root_va 0). Not inherited by or from other command buffers. */
 struct sg_compute_state {
    struct sg_pipeline *pipeline;
-   uint8_t root[SC_ROOT_BYTES];
+   uint8_t root[HW_ROOT_BYTES];
    uint64_t root_va;
    uint32_t root_snapshot_bytes;      /* how much of it the snapshot at root_va holds */
    /* push descriptor sets, host copies until a launch snapshots them */
-   uint8_t *push_sets[SC_MAX_SETS];
-   uint32_t push_size[SC_MAX_SETS];
+   uint8_t *push_sets[HW_ROOT_SETS];
+   uint32_t push_size[HW_ROOT_SETS];
    uint32_t push_dirty;               /* bit per set */
 };
 
@@ -49,7 +50,7 @@ struct sg_cmd_buffer {
    /* debugPrintfEXT output of this command buffer's launches (sg_printf.h) */
    struct {
       uint64_t va;                    /* the buffer, 0 until a launch prints */
-      struct sc_printf_buffer *host;
+      struct hw_printf_buffer *host;
       bool armed;                     /* this recording resets it before use */
       char **formats;                 /* copies: pipelines may go before we print */
       uint32_t format_count, format_capacity;

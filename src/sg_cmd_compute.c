@@ -1,6 +1,6 @@
 /*
  * Compute commands: binding state goes into a host shadow of the root
- * table (compiler/sc_compiler.h describes its layout). A dispatch is one
+ * table (hw/include/hw_root.h defines its layout). A dispatch is one
  * LAUNCH_EMBEDDED packet: its launch descriptor, then a snapshot of the root
  * table if that changed since the last one. An indirect dispatch writes
  * both into the command buffer and points a LAUNCH_INDIRECT at them.
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hw_packets.h"
+#include "hw_root.h"
 #include "sg_alloc.h"
 #include "sg_buffer.h"
 #include "sg_cmd_buffer.h"
@@ -58,18 +59,18 @@ VKAPI_ATTR void VKAPI_CALL sg_CmdBindDescriptorSets(VkCommandBuffer commandBuffe
    (void)bindPoint;
    uint8_t *root = cmd->compute.root;
    uint32_t next_dynamic = 0;
-   for (uint32_t i = 0; i < setCount && firstSet + i < SC_MAX_SETS; i++) {
+   for (uint32_t i = 0; i < setCount && firstSet + i < HW_ROOT_SETS; i++) {
       uint32_t s = firstSet + i;
       const struct sg_descriptor_set *set = sg_descriptor_set_from_handle(pSets[i]);
       uint64_t va = set ? set->va : 0;
-      memcpy(root + SC_ROOT_SETS_OFFSET + 8 * s, &va, 8);
+      memcpy(root + HW_ROOT_SETS_OFFSET + 8 * s, &va, 8);
       /* "... dynamic offsets ... in order of set number, then binding number,
        * then array element": exactly the layout's numbering. */
       const struct sg_layout_set *ls = &pl->sets[s];
       for (uint32_t k = 0; k < ls->dynamic_count && next_dynamic < dynamicOffsetCount; k++) {
          uint32_t slot = ls->dynamic_base + k;
-         if (slot < SC_MAX_DYNAMIC)
-            memcpy(root + SC_ROOT_DYNAMIC_OFFSET + 4 * slot, &pDynamicOffsets[next_dynamic], 4);
+         if (slot < HW_ROOT_DYNAMIC_SLOTS)
+            memcpy(root + HW_ROOT_DYNAMIC_OFFSET + 4 * slot, &pDynamicOffsets[next_dynamic], 4);
          next_dynamic++;
       }
    }
@@ -83,11 +84,11 @@ VKAPI_ATTR void VKAPI_CALL sg_CmdPushConstants(VkCommandBuffer commandBuffer, Vk
    struct sg_cmd_buffer *cmd = sg_cmd_buffer_from_handle(commandBuffer);
    (void)layout;
    (void)stages;
-   if (offset >= SC_ROOT_PUSH_BYTES)
+   if (offset >= HW_ROOT_PUSH_BYTES)
       return;
-   if (size > SC_ROOT_PUSH_BYTES - offset)
-      size = SC_ROOT_PUSH_BYTES - offset;
-   memcpy(cmd->compute.root + SC_ROOT_PUSH_OFFSET + offset, pValues, size);
+   if (size > HW_ROOT_PUSH_BYTES - offset)
+      size = HW_ROOT_PUSH_BYTES - offset;
+   memcpy(cmd->compute.root + HW_ROOT_PUSH_OFFSET + offset, pValues, size);
    root_changed(cmd);
 }
 
@@ -129,7 +130,7 @@ VKAPI_ATTR void VKAPI_CALL sg_CmdPushDescriptorSetKHR(VkCommandBuffer commandBuf
    struct sg_cmd_buffer *cmd = sg_cmd_buffer_from_handle(commandBuffer);
    const struct sg_pipeline_layout *pl = sg_pipeline_layout_from_handle(layout);
    (void)bindPoint;
-   if (set >= SC_MAX_SETS)
+   if (set >= HW_ROOT_SETS)
       return;
    uint8_t *host = push_set(cmd, pl, set);
    if (!host)
@@ -146,7 +147,7 @@ VKAPI_ATTR void VKAPI_CALL sg_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffe
 {
    struct sg_cmd_buffer *cmd = sg_cmd_buffer_from_handle(commandBuffer);
    const struct sg_pipeline_layout *pl = sg_pipeline_layout_from_handle(layout);
-   if (set >= SC_MAX_SETS)
+   if (set >= HW_ROOT_SETS)
       return;
    uint8_t *host = push_set(cmd, pl, set);
    if (!host)
@@ -161,7 +162,7 @@ VKAPI_ATTR void VKAPI_CALL sg_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffe
 static bool flush_state(struct sg_cmd_buffer *cmd)
 {
    struct sg_compute_state *s = &cmd->compute;
-   for (uint32_t set = 0; set < SC_MAX_SETS; set++) {
+   for (uint32_t set = 0; set < HW_ROOT_SETS; set++) {
       if (!(s->push_dirty & (1u << set)))
          continue;
       uint64_t va;
@@ -169,7 +170,7 @@ static bool flush_state(struct sg_cmd_buffer *cmd)
       if (!data)
          return false;
       memcpy(data, s->push_sets[set], s->push_size[set]);
-      memcpy(s->root + SC_ROOT_SETS_OFFSET + 8 * set, &va, 8);
+      memcpy(s->root + HW_ROOT_SETS_OFFSET + 8 * set, &va, 8);
       s->root_va = 0;
    }
    s->push_dirty = 0;
@@ -178,10 +179,10 @@ static bool flush_state(struct sg_cmd_buffer *cmd)
       uint32_t base;
       if (!sg_cmd_printf_prepare(cmd, s->pipeline, &va, &base))
          return false;
-      if (memcmp(s->root + SC_ROOT_PRINTF_OFFSET, &va, 8) != 0 ||
-          memcmp(s->root + SC_ROOT_PRINTF_OFFSET + 8, &base, 4) != 0) {
-         memcpy(s->root + SC_ROOT_PRINTF_OFFSET, &va, 8);
-         memcpy(s->root + SC_ROOT_PRINTF_OFFSET + 8, &base, 4);
+      if (memcmp(s->root + HW_ROOT_PRINTF_OFFSET, &va, 8) != 0 ||
+          memcmp(s->root + HW_ROOT_PRINTF_BASE_OFFSET, &base, 4) != 0) {
+         memcpy(s->root + HW_ROOT_PRINTF_OFFSET, &va, 8);
+         memcpy(s->root + HW_ROOT_PRINTF_BASE_OFFSET, &base, 4);
          s->root_va = 0;
       }
    }
@@ -218,12 +219,12 @@ static struct hw_launch_desc launch_descriptor(const struct sg_cmd_buffer *cmd,
 }
 
 /* Dwords from the end of a LAUNCH_EMBEDDED's descriptor (its header at
- * header_va) to the next 16-byte boundary, where a root table goes (the
- * alignment sg_cmd_data gives). */
+ * header_va) to the next HW_ROOT_ALIGN boundary, where a root table goes
+ * (the alignment sg_cmd_data gives). */
 static uint32_t root_padding(uint64_t header_va)
 {
    uint64_t end = header_va + 4ull * (1 + HW_LAUNCH_DESC_DWORDS);
-   return (uint32_t)(((16 - (end & 15)) & 15) / 4);
+   return (uint32_t)(((HW_ROOT_ALIGN - (end & (HW_ROOT_ALIGN - 1))) & (HW_ROOT_ALIGN - 1)) / 4);
 }
 
 VKAPI_ATTR void VKAPI_CALL sg_CmdDispatchBase(VkCommandBuffer commandBuffer, uint32_t baseX,

@@ -9,13 +9,14 @@
 
 #include "hw_gpu.h"
 #include "hw_mem.h"
+#include "hw_root.h"
 #include "sg_alloc.h"
 #include "sg_descriptor_set.h"
 #include "sg_device.h"
 #include "sg_log.h"
 
-/* Descriptors are 16 bytes; sets start 16-byte aligned. */
-#define SET_ALIGN 16u
+/* Sets start aligned as their descriptors and inline blocks need (hw_root.h). */
+#define SET_ALIGN HW_DESCRIPTOR_ALIGN
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_CreateDescriptorPool(VkDevice device,
                                                        const VkDescriptorPoolCreateInfo *pCreateInfo,
@@ -30,7 +31,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateDescriptorPool(VkDevice device,
       /* inline uniform blocks: bytes, and each binding rounds up to 16 */
       size += sg_descriptor_is_inline(ps->type)
                  ? ps->descriptorCount + 15ull * pCreateInfo->maxSets
-                 : (uint64_t)ps->descriptorCount * SG_DESCRIPTOR_SIZE;
+                 : (uint64_t)ps->descriptorCount * HW_DESCRIPTOR_BYTES;
    }
    if (size > UINT32_MAX) {
       SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateDescriptorPool: %llu bytes of descriptors is "

@@ -26,7 +26,7 @@ void sg_descriptor_each(const struct sg_descriptor_set_layout *layout, uint32_t 
          b++;
          continue;
       }
-      fn(ctx, sb->offset + element * SG_DESCRIPTOR_SIZE, i);
+      fn(ctx, sb->offset + element * HW_DESCRIPTOR_BYTES, i);
       i++;
       element++;
    }
@@ -34,13 +34,13 @@ void sg_descriptor_each(const struct sg_descriptor_set_layout *layout, uint32_t 
 
 void sg_descriptor_buffer(uint8_t *slot, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range)
 {
-   uint64_t d[2] = {0, 0};
+   struct hw_buffer_descriptor d = {0, 0};
    struct sg_buffer *buf = sg_buffer_from_handle(buffer);
    if (buf) {
-      d[0] = buf->va + offset;
-      d[1] = range == VK_WHOLE_SIZE ? buf->size - offset : range;
+      d.va = buf->va + offset;
+      d.range = range == VK_WHOLE_SIZE ? buf->size - offset : range;
    }
-   memcpy(slot, d, sizeof(d));
+   memcpy(slot, &d, sizeof(d));
 }
 
 struct write_ctx {
@@ -111,7 +111,7 @@ struct copy_out {
 static void copy_one(void *ctx, uint32_t offset, uint32_t index)
 {
    struct copy_out *c = ctx;
-   memmove(c->dst + offset, c->src + c->src_offsets[index], SG_DESCRIPTOR_SIZE);
+   memmove(c->dst + offset, c->src + c->src_offsets[index], HW_DESCRIPTOR_BYTES);
 }
 
 static void copy_set(const VkCopyDescriptorSet *cp)

@@ -1,12 +1,13 @@
 #ifndef SG_DESCRIPTOR_SET_LAYOUT_H
 #define SG_DESCRIPTOR_SET_LAYOUT_H
 
+#include "hw_root.h"
 #include "sg_object.h"
 
-/* Every descriptor is 16 bytes in GPU memory: buffers are {u64 VA, u64
- * range} (compiler/sc_compiler.h); other types keep the slot unused. An
- * inline uniform block's bytes are in the set, 16-byte aligned. */
-#define SG_DESCRIPTOR_SIZE 16u
+/* A set's memory holds HW_DESCRIPTOR_BYTES per descriptor: buffers are
+ * struct hw_buffer_descriptor, other types keep the slot unused; an inline
+ * uniform block's bytes are in the set, HW_DESCRIPTOR_ALIGN-aligned
+ * (hw/include/hw_root.h). */
 
 struct sg_set_binding {
    uint32_t binding;
@@ -50,8 +51,9 @@ static inline bool sg_descriptor_is_inline(VkDescriptorType t)
 /* Bytes a binding takes in a set. */
 static inline uint64_t sg_binding_bytes(VkDescriptorType t, uint32_t count)
 {
-   return sg_descriptor_is_inline(t) ? ((uint64_t)count + 15) & ~UINT64_C(15)
-                                     : (uint64_t)count * SG_DESCRIPTOR_SIZE;
+   return sg_descriptor_is_inline(t) ? ((uint64_t)count + HW_DESCRIPTOR_ALIGN - 1) &
+                                           ~(uint64_t)(HW_DESCRIPTOR_ALIGN - 1)
+                                     : (uint64_t)count * HW_DESCRIPTOR_BYTES;
 }
 
 static inline bool sg_descriptor_is_buffer(VkDescriptorType t)

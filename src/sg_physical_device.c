@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hw_root.h"
 #include "sg_alloc.h"
 #include "sg_extensions.h"
 #include "sg_instance.h"
@@ -100,18 +101,18 @@ static void init_limits(VkPhysicalDeviceLimits *l, const struct hw_caps *caps)
    l->maxUniformBufferRange = 65536;
    /* Buffer descriptors are {VA, range}: any 32-bit range is addressable. */
    l->maxStorageBufferRange = UINT32_MAX;
-   l->maxPushConstantsSize = HW_ROOT_TABLE_PUSH_BYTES;
+   l->maxPushConstantsSize = HW_ROOT_PUSH_BYTES;
    l->maxMemoryAllocationCount = 1u << 20;
    l->bufferImageGranularity = 1;
-   l->maxBoundDescriptorSets = HW_ROOT_TABLE_SETS;
+   l->maxBoundDescriptorSets = HW_ROOT_SETS;
    l->maxPerStageDescriptorUniformBuffers = 65536;
    l->maxPerStageDescriptorStorageBuffers = 65536;
    l->maxPerStageResources = 131072;
    l->maxDescriptorSetUniformBuffers = 65536;
-   /* The root table holds 32 dynamic offsets in all. */
-   l->maxDescriptorSetUniformBuffersDynamic = 16;
+   /* The root table's dynamic offsets (hw_root.h), half for each kind. */
+   l->maxDescriptorSetUniformBuffersDynamic = HW_ROOT_DYNAMIC_SLOTS / 2;
    l->maxDescriptorSetStorageBuffers = 65536;
-   l->maxDescriptorSetStorageBuffersDynamic = 16;
+   l->maxDescriptorSetStorageBuffersDynamic = HW_ROOT_DYNAMIC_SLOTS / 2;
    l->maxComputeSharedMemorySize = HW_SHARED_MEMORY_PER_CTA;
    l->maxComputeWorkGroupCount[0] = HW_MAX_GRID_X;
    l->maxComputeWorkGroupCount[1] = HW_MAX_GRID_Y;

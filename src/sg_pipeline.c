@@ -169,7 +169,7 @@ static struct sc_set_layout *sc_layout_of(const struct sg_pipeline_layout *l, st
    uint32_t total = 0;
    for (uint32_t s = 0; s < l->set_count; s++)
       total += l->sets[s].binding_count;
-   struct sc_set_layout *sets = calloc(SC_MAX_SETS, sizeof(*sets));
+   struct sc_set_layout *sets = calloc(HW_ROOT_SETS, sizeof(*sets));
    struct sc_binding *b = calloc(total ? total : 1, sizeof(*b));
    if (!sets || !b) {
       free(sets);
@@ -312,7 +312,7 @@ static VkResult upload(struct sg_device *dev, struct sg_pipeline *pl, const stru
 }
 
 /*
- * How much of the root table (compiler/sc_compiler.h) a program can read,
+ * How much of the root table (hw/include/hw_root.h) a program can read,
  * so that dispatches snapshot only that. "If a push constant block is
  * declared in a shader, the block must be contained inside the push
  * constant range in layout that matches the stage", and "If a resource
@@ -327,13 +327,13 @@ static uint32_t root_extent(const struct sg_pipeline_layout *l, uint32_t printf_
 {
    uint32_t n = l->push_bytes;
    if (printf_count)
-      n = SC_ROOT_BYTES;
+      n = HW_ROOT_BYTES;
    else if (l->dynamic_count)
-      n = SC_ROOT_DYNAMIC_OFFSET + 4 * l->dynamic_count;
+      n = HW_ROOT_DYNAMIC_OFFSET + 4 * l->dynamic_count;
    else if (l->set_count)
-      n = SC_ROOT_SETS_OFFSET + 8 * l->set_count;
+      n = HW_ROOT_SETS_OFFSET + 8 * l->set_count;
    n = (n + 15) & ~15u;
-   return n < 16 ? 16 : n > SC_ROOT_BYTES ? SC_ROOT_BYTES : n;
+   return n < 16 ? 16 : n > HW_ROOT_BYTES ? HW_ROOT_BYTES : n;
 }
 
 /* The subgroup size a stage is compiled for: the one it requires

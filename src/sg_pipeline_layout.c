@@ -15,7 +15,7 @@
 
 static void free_sets(struct sg_pipeline_layout *l, const VkAllocationCallbacks *alloc)
 {
-   for (uint32_t i = 0; i < SC_MAX_SETS; i++)
+   for (uint32_t i = 0; i < HW_ROOT_SETS; i++)
       sg_free(alloc, l->sets[i].bindings);
 }
 
@@ -58,10 +58,10 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreatePipelineLayout(VkDevice device,
       return VK_ERROR_OUT_OF_HOST_MEMORY;
    }
    l->set_count = pCreateInfo->setLayoutCount;
-   if (l->set_count > SC_MAX_SETS) {
+   if (l->set_count > HW_ROOT_SETS) {
       SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreatePipelineLayout: %u sets is more than "
-             "maxBoundDescriptorSets (%u); the rest are ignored", l->set_count, SC_MAX_SETS);
-      l->set_count = SC_MAX_SETS;
+             "maxBoundDescriptorSets (%u); the rest are ignored", l->set_count, HW_ROOT_SETS);
+      l->set_count = HW_ROOT_SETS;
    }
    for (uint32_t i = 0; i < l->set_count; i++) {
       const struct sg_descriptor_set_layout *sl =
@@ -77,9 +77,10 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreatePipelineLayout(VkDevice device,
       l->sets[i].dynamic_base = l->dynamic_count;
       l->dynamic_count += l->sets[i].dynamic_count;
    }
-   if (l->dynamic_count > SC_MAX_DYNAMIC)
+   if (l->dynamic_count > HW_ROOT_DYNAMIC_SLOTS)
       SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreatePipelineLayout: %u dynamic buffers is more than "
-             "the %u the limits allow; offsets past them are ignored", l->dynamic_count, SC_MAX_DYNAMIC);
+             "the %u the limits allow; offsets past them are ignored", l->dynamic_count,
+             HW_ROOT_DYNAMIC_SLOTS);
    for (uint32_t i = 0; i < pCreateInfo->pushConstantRangeCount; i++) {
       const VkPushConstantRange *r = &pCreateInfo->pPushConstantRanges[i];
       if (r->offset + r->size > l->push_bytes)

@@ -1,6 +1,7 @@
 #ifndef SG_PIPELINE_LAYOUT_H
 #define SG_PIPELINE_LAYOUT_H
 
+#include "hw_root.h"
 #include "sc_compiler.h"
 #include "sg_descriptor_set_layout.h"
 
@@ -20,7 +21,7 @@ struct sg_layout_set {
 struct sg_pipeline_layout {
    struct sg_object base;
    uint32_t set_count;
-   struct sg_layout_set sets[SC_MAX_SETS];
+   struct sg_layout_set sets[HW_ROOT_SETS];
    uint32_t dynamic_count;
    uint32_t push_bytes;
    uint64_t hash;                     /* of everything a compiled program depends on */

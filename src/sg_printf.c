@@ -187,7 +187,7 @@ static bool arm(struct sg_cmd_buffer *cmd)
       }
       cmd->printf.host = hw_mem_host(mem, cmd->printf.va);
    }
-   struct sc_printf_buffer h = {0, PRINTF_BUFFER_BYTES - (uint32_t)sizeof(h), {0, 0}};
+   struct hw_printf_buffer h = {0, PRINTF_BUFFER_BYTES - (uint32_t)sizeof(h), {0, 0}};
    uint32_t *p = sg_cmd_reserve(cmd, 1 + HW_PKT_VA_DWORDS + sizeof(h) / 4);
    if (!p)
       return false;
@@ -212,7 +212,7 @@ bool sg_cmd_printf_prepare(struct sg_cmd_buffer *cmd, const struct sg_pipeline *
 /* Prints the records of a completed execution. */
 static void print_records(struct sg_cmd_buffer *cmd)
 {
-   const struct sc_printf_buffer *h = cmd->printf.host;
+   const struct hw_printf_buffer *h = cmd->printf.host;
    if (!h)
       return;
    const uint8_t *data = (const uint8_t *)(h + 1);

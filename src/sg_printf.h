@@ -1,6 +1,6 @@
 /*
  * debugPrintfEXT: launches of programs that print write records into a
- * buffer their command buffer owns (compiler/sc_compiler.h gives the
+ * buffer their command buffer owns (hw/include/hw_root.h gives the
  * format); the driver prints them, through the log's "shader" area, once
  * it sees the command buffer's execution complete: at fence, semaphore and
  * idle waits, at the next submission, and when the command buffer is reset

@@ -127,7 +127,7 @@ int main(int argc, char **argv)
    static struct sc_set_layout sets[4];
    for (uint32_t b = 0; b < 16; b++)
       bindings[b] = (struct sc_binding){.binding = b, .kind = SC_DESC_STORAGE_BUFFER, .count = 1,
-                                        .offset = b * SC_DESCRIPTOR_BYTES};
+                                        .offset = b * HW_DESCRIPTOR_BYTES};
    for (uint32_t s = 0; s < 4; s++)
       sets[s] = (struct sc_set_layout){16, bindings};
    struct sc_options o = {.entry_point = entry, .warp_width = width, .set_count = 4, .sets = sets,

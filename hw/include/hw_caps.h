@@ -33,9 +33,7 @@
 /* Private (per-invocation) memory a launch may ask for. */
 #define HW_MAX_PRIVATE_BYTES (64u * 1024u)
 
-/* The root table each launch points at. */
-#define HW_ROOT_TABLE_SETS 8u
-#define HW_ROOT_TABLE_PUSH_BYTES 256u
+/* Push constants and bound descriptor sets: the root table (hw_root.h). */
 
 struct hw_caps {
    uint64_t memory_bytes;  /* GPU memory: a share of host RAM */

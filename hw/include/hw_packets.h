@@ -150,7 +150,8 @@ struct hw_launch_desc {
    uint32_t register_count;  /* vector registers; at least the program's */
    uint32_t flags;           /* HW_LAUNCH_* */
    uint32_t reserved;
-   uint64_t root_va;         /* the root table: push constants, set addresses */
+   uint64_t root_va;         /* the root table (hw_root.h): push constants, set
+                              * addresses; the driver aligns it to HW_ROOT_ALIGN */
 };
 #define HW_LAUNCH_USES_BARRIER 0x1u
 #define HW_LAUNCH_DESC_DWORDS 20u

@@ -139,11 +139,11 @@ uint64_t sct_buf_fill(struct sct *s, uint64_t bytes, uint32_t pattern, void *hos
 
 void sct_descriptor(struct sct *s, uint64_t set_va, uint32_t offset, uint64_t va, uint64_t range)
 {
-   uint64_t d[2] = {va, range};
-   memcpy((uint8_t *)eut_ptr(&s->eu, set_va) + offset, d, sizeof(d));
+   struct hw_buffer_descriptor d = {va, range};
+   memcpy((uint8_t *)eut_ptr(&s->eu, set_va) + offset, &d, sizeof(d));
 }
 
-uint64_t sct_root_upload(struct sct *s, const struct sct_root *r)
+uint64_t sct_root_upload(struct sct *s, const struct hw_root_table *r)
 {
    uint64_t va = eut_alloc(&s->eu, sizeof(*r), 256);
    memcpy(eut_ptr(&s->eu, va), r, sizeof(*r));
@@ -320,9 +320,9 @@ bool sct_map_run(struct sct *s, const struct sct_map *m, uint32_t width, uint32_
    uint64_t set = sct_buf(s, 64, NULL);
    sct_descriptor(s, set, 0, in_va, 4ull * slots * m->ins);
    sct_descriptor(s, set, 16, out_va, 4ull * slots * m->outs);
-   struct sct_root root = {.sets = {set}};
+   struct hw_root_table root = {.sets = {set}};
    memcpy(root.push, &n, 4);
-   struct sc_printf_buffer *pb = NULL;
+   struct hw_printf_buffer *pb = NULL;
    if (p.printf_count) {
       uint32_t capacity = m->printf_capacity ? m->printf_capacity : 1u << 20;
       root.printf_va = sct_buf(s, sizeof(*pb) + capacity, &pb);

@@ -3,7 +3,7 @@
  * tests/compiler/shaders at build time, compiled with sc_compile and run on
  * the simulated GPU through the execution-unit helpers (tests/hw/eut.h),
  * without Vulkan. The root table, descriptor sets and buffers are laid out
- * by hand exactly as compiler/sc_compiler.h describes.
+ * by hand as the contract (hw/include/hw_root.h) defines them.
  *
  * The "map" runner covers most of the corpus: a map shader (shaders/map.glsl
  * or the hand-written prologue of the .spvasm files) is a 1-D kernel where
@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "eut.h"
+#include "hw_root.h"
 #include "sc_compiler.h"
 
 /* The warp widths and local sizes of the test matrix. */
@@ -92,23 +93,10 @@ uint64_t sct_buf(struct sct *s, uint64_t bytes, void *host);
 /* GPU memory filled with a 32-bit pattern. */
 uint64_t sct_buf_fill(struct sct *s, uint64_t bytes, uint32_t pattern, void *host);
 
-/* The root table exactly as sc_compiler.h lays it out. */
-struct sct_root {
-   uint8_t push[SC_ROOT_PUSH_BYTES];
-   uint64_t sets[SC_MAX_SETS];
-   uint32_t dynamic[SC_MAX_DYNAMIC];
-   uint64_t printf_va;      /* struct sc_printf_buffer, for printf_count > 0 */
-   uint32_t printf_base;    /* the format number of printf_formats[0] */
-   uint32_t pad;
-};
-_Static_assert(offsetof(struct sct_root, sets) == SC_ROOT_SETS_OFFSET, "root table layout");
-_Static_assert(offsetof(struct sct_root, dynamic) == SC_ROOT_DYNAMIC_OFFSET, "root table layout");
-_Static_assert(offsetof(struct sct_root, printf_va) == SC_ROOT_PRINTF_OFFSET, "root table layout");
-_Static_assert(sizeof(struct sct_root) == SC_ROOT_BYTES, "root table layout");
-
-/* Writes buffer descriptor {va, range} at byte `offset` of set memory. */
+/* Writes a buffer descriptor (struct hw_buffer_descriptor) at byte `offset`
+ * of set memory. */
 void sct_descriptor(struct sct *s, uint64_t set_va, uint32_t offset, uint64_t va, uint64_t range);
-uint64_t sct_root_upload(struct sct *s, const struct sct_root *r);
+uint64_t sct_root_upload(struct sct *s, const struct hw_root_table *r);
 
 /* Launches p over grid with root; waits. On a fault or timeout counts a
  * failure (with the GPU's report) naming `what`, and returns false. */
@@ -175,7 +163,7 @@ struct sct_map {
     * and a check of what the run printed (optional); the root's
     * printf_base is SCT_PRINTF_BASE. */
    uint32_t printf_capacity;
-   bool (*printf_check)(const struct sc_program *p, const struct sc_printf_buffer *b,
+   bool (*printf_check)(const struct sc_program *p, const struct hw_printf_buffer *b,
                         const uint32_t *in, uint32_t n, const char *what);
 };
 

@@ -148,7 +148,7 @@ static void printf_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
  * order (format number: the root's base + index 0);
  * with a small buffer, `used` counts them all and the ones that fit are
  * whole. */
-static bool printf_check(const struct sc_program *p, const struct sc_printf_buffer *b,
+static bool printf_check(const struct sc_program *p, const struct hw_printf_buffer *b,
                          const uint32_t *in, uint32_t n, const char *what)
 {
    bool ok = true;
@@ -292,7 +292,7 @@ static void probe_int8_storage(struct sct *s)
    uint64_t set = sct_buf(s, 32, NULL);
    sct_descriptor(s, set, 0, b_va, 300);
    sct_descriptor(s, set, 16, h_va, 600);
-   struct sct_root root = {.sets = {set}};
+   struct hw_root_table root = {.sets = {set}};
    memcpy(root.push, &n, 4);
    if (sct_launch(s, &p, (uint32_t[3]){3, 1, 1}, sct_root_upload(s, &root), "feat_int8_storage")) {
       int budget = 4;
@@ -330,7 +330,7 @@ static void probe_nonuniform(struct sct *s)
    }
    uint64_t o_va = sct_buf(s, 4 * 99, &o);
    sct_descriptor(s, set1, 0, o_va, 4 * 99);
-   struct sct_root root = {.sets = {set0, set1}};
+   struct hw_root_table root = {.sets = {set0, set1}};
    memcpy(root.push, &n, 4);
    if (sct_launch(s, &p, (uint32_t[3]){3, 1, 1}, sct_root_upload(s, &root), "feat_nonuniform")) {
       int budget = 4;
@@ -357,7 +357,7 @@ static void probe_atomic_float(struct sct *s)
    uint64_t va = sct_buf(s, 4, &sum);
    uint64_t set = sct_buf(s, 16, NULL);
    sct_descriptor(s, set, 0, va, 4);
-   struct sct_root root = {.sets = {set}};
+   struct hw_root_table root = {.sets = {set}};
    if (sct_launch(s, &p, (uint32_t[3]){5, 1, 1}, sct_root_upload(s, &root), "feat_atomic_float"))
       HWT_CHECK(*sum == 500.0f, "feat_atomic_float: sum %g, want 500", (double)*sum);
    sc_program_free(&p);

@@ -453,7 +453,7 @@ static void test_entry_points(struct sct *s)
       uint64_t o_va = sct_buf_fill(s, 4 * 32, 0, &o);
       uint64_t set_va = sct_buf(s, 16, NULL);
       sct_descriptor(s, set_va, 0, o_va, 4 * 32);
-      struct sct_root root = {.sets = {set_va}};
+      struct hw_root_table root = {.sets = {set_va}};
       if (sct_launch(s, &p, (uint32_t[3]){2, 1, 1}, sct_root_upload(s, &root), what)) {
          int budget = 4;
          for (uint32_t g = 0; g < 32; g++)

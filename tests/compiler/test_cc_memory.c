@@ -56,7 +56,7 @@ static bool mem_launch(struct sct *s, struct mem_run *r, void (*grp_init)(uint32
    sct_descriptor(s, set_va, 0, x_va, 4ull * r->slots);
    sct_descriptor(s, set_va, 16, o_va, 4ull * r->slots * r->outs);
    sct_descriptor(s, set_va, 32, g_va, 4ull * r->grp_words);
-   struct sct_root root = {.sets = {set_va}};
+   struct hw_root_table root = {.sets = {set_va}};
    memcpy(root.push, &r->n, 4);
    bool ok = sct_launch(s, &p, (uint32_t[3]){r->groups, 1, 1}, sct_root_upload(s, &root), r->what);
    sc_program_free(&p);

@@ -1,6 +1,6 @@
 /*
  * test_cc_resources: how compiled shaders reach memory, with the root
- * table, descriptor sets and buffers laid out by hand as sc_compiler.h
+ * table, descriptor sets and buffers laid out by hand as hw_root.h
  * specifies: push constants at every offset, a std140 uniform buffer
  * (row- and column-major matrices, 16-byte array strides), several sets
  * and bindings, descriptor arrays, dynamic offsets, buffer device
@@ -71,7 +71,7 @@ static void test_push(struct sct *s)
          uint64_t out_va = sct_buf_fill(s, 48ull * groups * l, SENTINEL, &out);
          uint64_t set_va = sct_buf(s, 64, NULL);
          sct_descriptor(s, set_va, 0, out_va, 48ull * groups * l);
-         struct sct_root root = {.sets = {set_va}};
+         struct hw_root_table root = {.sets = {set_va}};
          uint32_t pw[64] = {0};
          pw[0] = n;
          pw[1] = (uint32_t)-1000;
@@ -162,7 +162,7 @@ static void test_ubo(struct sct *s)
       uint64_t set_va = sct_buf(s, 64, NULL);
       sct_descriptor(s, set_va, 0, out_va, 64ull * groups * l);
       sct_descriptor(s, set_va, 16, u_va, 304);
-      struct sct_root root = {.sets = {set_va}};
+      struct hw_root_table root = {.sets = {set_va}};
       memcpy(root.push, &n, 4);
       bool ok = sct_launch(s, &p, (uint32_t[3]){groups, 1, 1}, sct_root_upload(s, &root), what);
       for (uint32_t g = 0; ok && g < n; g++) {
@@ -243,7 +243,7 @@ static void test_sets(struct sct *s)
       sct_descriptor(s, set1, 0, d_va, 16);
       sct_descriptor(s, set3, 64, o_va, 4ull * slots);
       /* set 2 is never read: a poisoned address catches a wrong index */
-      struct sct_root root = {.sets = {set0, set1, 0xdead0000u, set3}};
+      struct hw_root_table root = {.sets = {set0, set1, 0xdead0000u, set3}};
       memcpy(root.push, &n, 4);
       if (!sct_launch(s, &p, (uint32_t[3]){groups, 1, 1}, sct_root_upload(s, &root), what)) {
          sc_program_free(&p);
@@ -291,7 +291,7 @@ static void test_desc_array(struct sct *s)
          }
          uint64_t o_va = sct_buf_fill(s, 16ull * slots, SENTINEL, &o);
          sct_descriptor(s, set_va, 0, o_va, 16ull * slots);
-         struct sct_root root = {.sets = {set_va}};
+         struct hw_root_table root = {.sets = {set_va}};
          memcpy(root.push, (uint32_t[2]){n, k}, 8);
          bool ok = sct_launch(s, &p, (uint32_t[3]){groups, 1, 1}, sct_root_upload(s, &root), what);
          for (uint32_t g = 0; ok && g < n; g++) {
@@ -355,7 +355,7 @@ static void test_dynamic(struct sct *s)
       sct_descriptor(s, set_va, 32, o_va, 8ull * slots);
       sct_descriptor(s, set_va, 48, d0_va, 4ull * slots);
       sct_descriptor(s, set_va, 64, d1_va, 4ull * slots);
-      struct sct_root root = {.sets = {set_va}, .dynamic = {dyn[0], dyn[1], dyn[2], dyn[3]}};
+      struct hw_root_table root = {.sets = {set_va}, .dynamic = {dyn[0], dyn[1], dyn[2], dyn[3]}};
       memcpy(root.push, &n, 4);
       bool ok = sct_launch(s, &p, (uint32_t[3]){groups, 1, 1}, sct_root_upload(s, &root), what);
       int budget = 6;
@@ -410,7 +410,7 @@ static void test_bda(struct sct *s)
          memcpy(nodes + 16 * k, &v, 4);
          memcpy(nodes + 16 * k + 8, &next, 8);
       }
-      struct sct_root root = {0};
+      struct hw_root_table root = {0};
       memcpy(root.push, &n, 4);
       memcpy(root.push + 8, &src_va, 8);
       memcpy(root.push + 16, &dst_va, 8);
@@ -450,7 +450,7 @@ static void test_bda_values(struct sct *s)
       uint64_t dst_va = sct_buf_fill(s, 12ull * slots, SENTINEL, &dst);
       for (uint32_t i = 0; i < 2 * n; i++)
          src[i] = sct_hash(i);
-      struct sct_root root = {0};
+      struct hw_root_table root = {0};
       memcpy(root.push, &n, 4);
       memcpy(root.push + 8, &src_va, 8);
       memcpy(root.push + 16, &dst_va, 8);
@@ -515,7 +515,7 @@ static void test_spec(struct sct *s)
       uint64_t o_va = sct_buf_fill(s, 32ull * groups * l, SENTINEL, &o);
       uint64_t set_va = sct_buf(s, 64, NULL);
       sct_descriptor(s, set_va, 0, o_va, 32ull * groups * l);
-      struct sct_root root = {.sets = {set_va}};
+      struct hw_root_table root = {.sets = {set_va}};
       memcpy(root.push, &n, 4);
       bool ok = sct_launch(s, &p, (uint32_t[3]){groups, 1, 1}, sct_root_upload(s, &root), what);
       uint32_t size = v->su + 2;
@@ -596,7 +596,7 @@ static void test_ids(struct sct *s)
          uint64_t o_va = sct_buf_fill(s, 64ull * total, SENTINEL, &o);
          uint64_t set_va = sct_buf(s, 64, NULL);
          sct_descriptor(s, set_va, 0, o_va, 64ull * total);
-         struct sct_root root = {.sets = {set_va}};
+         struct hw_root_table root = {.sets = {set_va}};
          bool ok = sct_launch(s, &p, gr, sct_root_upload(s, &root), what);
          for (uint32_t z = 0; ok && z < sz; z++) {
             for (uint32_t y = 0; ok && y < sy; y++) {
@@ -674,7 +674,7 @@ static void test_struct_copy(struct sct *s)
       sct_descriptor(s, set_va, 0, u_va, 4 * 80);
       sct_descriptor(s, set_va, 16, in_va, 48ull * slots);
       sct_descriptor(s, set_va, 32, out_va, 48ull * slots);
-      struct sct_root root = {.sets = {set_va}};
+      struct hw_root_table root = {.sets = {set_va}};
       memcpy(root.push, &n, 4);
       bool ok = sct_launch(s, &p, (uint32_t[3]){groups, 1, 1}, sct_root_upload(s, &root), what);
       int budget = 6;
@@ -726,7 +726,7 @@ static void test_array_length(struct sct *s)
       sct_descriptor(s, set_va, 0, a_va, ranges[c][0]);
       sct_descriptor(s, set_va, 16, b_va, ranges[c][1]);
       sct_descriptor(s, set_va, 32, o_va, 16);
-      struct sct_root root = {.sets = {set_va}};
+      struct hw_root_table root = {.sets = {set_va}};
       if (sct_launch(s, &p, (uint32_t[3]){1, 1, 1}, sct_root_upload(s, &root), what)) {
          struct sct_want want[2] = {sct_u(ranges[c][0] / 4), sct_u((ranges[c][1] - 32) / 8)};
          check_words(o, want, 2, what);
@@ -774,7 +774,7 @@ static void test_robust(struct sct *s)
       sct_descriptor(s, set_va, 16, y_va, y_range);
       sct_descriptor(s, set_va, 32, xv_va, xv_range);
       sct_descriptor(s, set_va, 48, r_va, 4ull * slots);
-      struct sct_root root = {.sets = {set_va}};
+      struct hw_root_table root = {.sets = {set_va}};
       memcpy(root.push, &n, 4);
       bool ok = sct_launch(s, &p, (uint32_t[3]){groups, 1, 1}, sct_root_upload(s, &root), what);
       int budget = 6;
