@@ -247,7 +247,8 @@ int hw_channel_bind(struct hw_gpu *gpu, uint32_t channel, uint64_t ring_va,
    ch->control = control;
    ch->put_seen = atomic_load_explicit(&ch->control->get, memory_order_relaxed);
    if (sg_trace_on() && !ch->trace_track) {
-      /* Keyed by the control page: the driver names it after its queue. */
+      /* Keyed by the control page: the driver names it after its queue
+       * (hw_gpu_trace_name). */
       char name[48];
       snprintf(name, sizeof(name), "channel %u (%s)", channel,
                ch->engine->dma ? "transfer" : "compute");
@@ -303,6 +304,17 @@ void hw_gpu_semaphore_written(struct hw_gpu *gpu, struct hw_engine *by, bool int
           hw_engine_kick(engines[i]))
          atomic_fetch_add_explicit(&gpu->stats.engine_wake_syscalls, 1, memory_order_relaxed);
    }
+}
+
+/* The recorder keys a GPU object's name by the host address of its memory
+ * in this GPU's own mapping, where the engines find the same object
+ * (the channel's control page, a released word): the key never leaves
+ * hw/. */
+void hw_gpu_trace_name(struct hw_gpu *gpu, uint64_t va, const char *name)
+{
+   if (!sg_trace_on() || va >= gpu->mem.va_size)
+      return;
+   sg_trace_name(hw_mem_host(&gpu->mem, va), name);
 }
 
 void hw_host_signal(struct hw_gpu *gpu, uint64_t va, uint64_t value)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hw_gpu.h"
 #include "sg_alloc.h"
 #include "sg_device.h"
 #include "sg_entrypoints.h"
@@ -172,23 +173,25 @@ VKAPI_ATTR void VKAPI_CALL sg_SubmitDebugUtilsMessageEXT(
    deliver(sg_instance_from_handle(instance), messageSeverity, messageTypes, pCallbackData);
 }
 
-/* Names in the trace: a queue names its channel's track (the track is keyed
- * by the channel's control page); a semaphore, fence or event names the
- * counter of its word. Other objects' names are not on the trace. */
+/* Names in the GPU's trace, given by GPU address (hw_gpu_trace_name): a
+ * queue names its channel's track (by the channel's control page); a
+ * semaphore, fence or event names the counter of its word. Other objects'
+ * names are not on the trace. */
 static void trace_object_name(VkObjectType type, uint64_t h, const char *name)
 {
-   const void *key = NULL;
+   struct sg_object *obj = sg_object_from_u64(h);
+   uint64_t va;
    switch (type) {
-   case VK_OBJECT_TYPE_QUEUE: key = sg_queue_from_handle((VkQueue)(uintptr_t)h)->control; break;
+   case VK_OBJECT_TYPE_QUEUE: va = sg_queue_from_handle((VkQueue)(uintptr_t)h)->control_va; break;
    case VK_OBJECT_TYPE_SEMAPHORE:
-      key = sg_semaphore_from_handle((VkSemaphore)(uintptr_t)h)->word;
+      va = sg_semaphore_from_handle((VkSemaphore)(uintptr_t)h)->va;
       break;
-   case VK_OBJECT_TYPE_FENCE: key = sg_fence_from_handle((VkFence)(uintptr_t)h)->word; break;
-   case VK_OBJECT_TYPE_EVENT: key = sg_event_from_handle((VkEvent)(uintptr_t)h)->word; break;
+   case VK_OBJECT_TYPE_FENCE: va = sg_fence_from_handle((VkFence)(uintptr_t)h)->va; break;
+   case VK_OBJECT_TYPE_EVENT: va = sg_event_from_handle((VkEvent)(uintptr_t)h)->va; break;
    default: return;
    }
-   if (name && name[0])
-      sg_trace_name(key, name);
+   if (name && name[0] && obj->device)
+      hw_gpu_trace_name(obj->device->gpu, va, name);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL sg_SetDebugUtilsObjectNameEXT(
@@ -201,7 +204,7 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_SetDebugUtilsObjectNameEXT(
       return VK_SUCCESS;
    }
    VkResult r = sg_object_set_name(obj, pNameInfo->pObjectName);
-   if (r == VK_SUCCESS && sg_trace_on())
+   if (r == VK_SUCCESS)
       trace_object_name(pNameInfo->objectType, pNameInfo->objectHandle,
                         pNameInfo->pObjectName);
    return r;

@@ -206,6 +206,10 @@ static VkResult create_gpu(struct sg_device *dev)
       .memory_bytes = dev->pdev->caps.memory_bytes,
    };
    hw_gpu_config_from_env(&cfg);
+   /* The driver's own trace points (the application's pid) start the
+    * recorder themselves, not through the GPU's start-up, which starts it
+    * for the GPU's; it reads SOFTGPU_TRACE once per process. */
+   sg_trace_init();
    if (hw_gpu_create(&cfg, &dev->gpu) != 0) {
       SG_LOG(SG_LOG_ERROR, SG_AREA_API, "vkCreateDevice: the simulated GPU could not start");
       return VK_ERROR_INITIALIZATION_FAILED;

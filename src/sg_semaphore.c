@@ -35,10 +35,12 @@ VKAPI_ATTR VkResult VKAPI_CALL sg_CreateSemaphore(VkDevice device,
    }
    sg_sync_word_name(&dev->sync_words, sem->va, "semaphore", (uint64_t)(uintptr_t)sem);
    if (sg_trace_on()) {
-      /* Its value becomes a counter in the trace; a debug-utils name replaces this one. */
+      /* Its value becomes a counter in the GPU's trace; a debug-utils name
+       * replaces this one. Formatted only when tracing: the GPU would drop
+       * it otherwise. */
       char name[48];
       snprintf(name, sizeof(name), "semaphore 0x%llx", (unsigned long long)(uintptr_t)sem);
-      sg_trace_name((const void *)sem->word, name);
+      hw_gpu_trace_name(dev->gpu, sem->va, name);
    }
    sg_object_init(&sem->base, VK_OBJECT_TYPE_SEMAPHORE, dev, &dev->alloc);
    sem->timeline = type && type->semaphoreType == VK_SEMAPHORE_TYPE_TIMELINE;

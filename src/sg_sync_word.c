@@ -5,7 +5,6 @@
 #include "hw_gpu.h"
 #include "sg_alloc.h"
 #include "sg_log.h"
-#include "sg_trace.h"
 #include "sg_object.h"
 
 #define WORDS_PER_PAGE (HW_PAGE_SIZE / 8u)
@@ -162,8 +161,7 @@ bool sg_sync_word_owner(struct sg_sync_words *w, uint64_t va, const char **kind,
 void sg_sync_word_free(struct sg_sync_words *w, uint64_t va)
 {
    /* The trace forgets the word's name: the next owner may be another object. */
-   if (sg_trace_on())
-      sg_trace_name(hw_sem_word(hw_gpu_memory(w->gpu), va), NULL);
+   hw_gpu_trace_name(w->gpu, va, NULL);
    pthread_mutex_lock(&w->lock);
    struct sg_sync_page *p = page_of(w, va);
    uint32_t i = p ? (uint32_t)((va - p->va) / 8u) : 0;

@@ -65,7 +65,9 @@ uint32_t sg_trace_thread_track(void);
 /* Names what lives at host address key (a channel's control page, a
  * semaphore word): tracks created with that key, and counters recorded for
  * it from now on. name NULL forgets the key (the object is gone; tracks
- * keep their last name). */
+ * keep their last name). Keys are one side's own addresses: hw/ keys GPU
+ * objects by its mapping of GPU memory, and the driver names them through
+ * hw_gpu_trace_name (hw_gpu.h), by GPU address, never by calling this. */
 void sg_trace_name(const void *key, const char *name);
 
 struct sg_trace_arg {

@@ -141,6 +141,15 @@ void hw_gpu_get_stats(struct hw_gpu *gpu, struct hw_gpu_stats *stats);
  * outstanding copies, last releases) into buf. */
 void hw_gpu_snapshot(struct hw_gpu *gpu, char *buf, size_t size);
 
+/* Names what lives at va, in GPU memory, on this GPU's trace
+ * (SOFTGPU_TRACE): a channel's control page names the channel's track, a
+ * semaphore word names the counter its releases and host signals record.
+ * name is copied; NULL forgets the name (the memory has a new owner).
+ * Nothing when tracing is off. The GPU's trace is the GPU's own: the
+ * driver names its objects here, by GPU address, as it would tell a GPU
+ * in another process, and never through the trace recorder. */
+void hw_gpu_trace_name(struct hw_gpu *gpu, uint64_t va, const char *name);
+
 /* GPU time: CLOCK_MONOTONIC in nanoseconds (what TIMESTAMP writes). */
 uint64_t hw_now_ns(void);
 
