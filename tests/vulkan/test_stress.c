@@ -1147,7 +1147,10 @@ static void submit_batches(struct thread *t, uint32_t qi, struct batch *bs, uint
    VkFence fence = fence_index >= 0 ? t->fences[fence_index].fence : VK_NULL_HANDLE;
    VkResult r;
    if (v2) {
-      VkSubmitInfo2 si[MAX_BATCHES];
+      /* Zeroed, though only the nb entries written are read: gcc 12 at
+       * -O3 (and for aarch64) cannot tell, and warns
+       * (-Wmaybe-uninitialized). */
+      VkSubmitInfo2 si[MAX_BATCHES] = {0};
       VkSemaphoreSubmitInfo w[MAX_BATCHES][MAX_WAITS], s[MAX_BATCHES][MAX_SIGNALS];
       VkCommandBufferSubmitInfo cs[MAX_BATCHES][MAX_CMDS + 1];
       VkCommandBufferSubmitInfo *huge = NULL;
@@ -1189,7 +1192,7 @@ static void submit_batches(struct thread *t, uint32_t qi, struct batch *bs, uint
       free(huge);
       t->st.submits2++;
    } else {
-      VkSubmitInfo si[MAX_BATCHES];
+      VkSubmitInfo si[MAX_BATCHES] = {0};   /* as above, for gcc 12 -O3 */
       VkTimelineSemaphoreSubmitInfo ti[MAX_BATCHES];
       VkSemaphore w[MAX_BATCHES][MAX_WAITS], s[MAX_BATCHES][MAX_SIGNALS];
       uint64_t wv[MAX_BATCHES][MAX_WAITS], sv[MAX_BATCHES][MAX_SIGNALS];
