@@ -4,6 +4,8 @@
 
 #include <stdatomic.h>
 
+#include "sg_sanitize.h"
+
 /*
  * A sequentially consistent fence. ThreadSanitizer does not model
  * atomic_thread_fence (and GCC refuses it under -fsanitize=thread), so in
@@ -11,7 +13,7 @@
  * every fence then synchronizes with the previous one, which is at least
  * as strong.
  */
-#if defined(__SANITIZE_THREAD__)
+#if SG_TSAN
 extern _Atomic unsigned sg_fence_word;
 static inline void sg_fence_seq_cst(void)
 {

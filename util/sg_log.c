@@ -3,7 +3,7 @@
 #include "sg_hash.h"
 #include "sg_str.h"
 
-#if defined(__SANITIZE_THREAD__)
+#if SG_TSAN
 _Atomic unsigned sg_fence_word;
 #endif
 

@@ -1,4 +1,5 @@
 #include "sgt_sync.h"
+#include "sg_sanitize.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -7,7 +8,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#if defined(__SANITIZE_ADDRESS__)
+#if SG_ASAN
 #include <dlfcn.h>
 
 /* ASan builds: the loader unloads the validation layer (1.3.239, not built
@@ -23,7 +24,7 @@ __attribute__((constructor)) static void sgt_pin_validation_layer(void)
 }
 #endif
 
-#if defined(__SANITIZE_THREAD__)
+#if SG_TSAN
 /* TSan builds: the validation layer's per-queue threads race with its own
  * teardown at vkDestroyDevice (the layer deletes a queue's state, rwlock
  * included, while that queue's thread still unlocks it). Both sides are the

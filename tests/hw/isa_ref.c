@@ -683,7 +683,7 @@ static uint32_t typical_float(uint64_t *rng)
    case 5: return U((float)((int)(r >> 32) % 41 - 20) + 0.5f);
    case 6: return U((float)uniform(rng, -0.01, 0.01));
    case 7: return U((float)log_uniform(rng, 1e-20, 1e20) * ((r >> 63) ? -1.0f : 1.0f));
-   case 8: return special[(r >> 32) % (sizeof(special) / sizeof(special[0]))];
+   case 8: return U(special[(r >> 32) % (sizeof(special) / sizeof(special[0]))]);
    default: return U((float)uniform(rng, -3, 3));
    }
 }

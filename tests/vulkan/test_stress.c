@@ -72,6 +72,7 @@
 #include <unistd.h>
 
 #include "sgt_vk.h"
+#include "sg_sanitize.h"
 
 /* ---- configuration -------------------------------------------------------------- */
 
@@ -1792,7 +1793,7 @@ static void thread_destroy(struct thread *t)
 
 /* ---- main ------------------------------------------------------------------------------------ */
 
-#if defined(__SANITIZE_THREAD__)
+#if SG_TSAN
 #define VALIDATION_OFF_BY_DEFAULT 1
 #else
 #define VALIDATION_OFF_BY_DEFAULT 0
@@ -1817,7 +1818,7 @@ int main(int argc, char **argv)
            : VALIDATION_OFF_BY_DEFAULT ? ", no validation layer (TSan build)"
                                        : ", no validation layer");
    uint64_t start = now_ns();
-#if defined(__SANITIZE_ADDRESS__)
+#if SG_ASAN
    /* The validation layer leaks (tests/lsan_suppressions.txt), and the
     * loader unloads it before LeakSanitizer looks: its frames then read
     * "<unknown module>" and the suppression no longer matches (the same

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "sgt_sync.h"
+#include "sg_sanitize.h"
 
 #define COPY_BYTES (256ull << 20)
 
@@ -119,7 +120,7 @@ int main(void)
    sgt_pattern_fill(src.map, COPY_BYTES, 99, 0);
    uint64_t host_ns = host_memcpy_ns(&src, &dst);
    run(&d, 0, 3, &src, &dst, host_ns);
-#if !defined(__SANITIZE_THREAD__)
+#if !SG_TSAN
    /* (Not under TSan, whose checks of every byte copied, set and compared
     * make each 256 MiB run cost seconds: the compute queue's run stays.) */
    run(&d, 1, 0, &src, &dst, host_ns);
