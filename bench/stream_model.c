@@ -65,9 +65,16 @@ static void plain(uint64_t b, uint64_t e)
 static void padding(uint64_t i)
 {
    uint64_t a0 = i, a1 = i, a2 = i, a3 = i;
+   /* The adds in the host's own assembly: x86-64, or 64-bit Arm for a
+    * cross build (the syntax differs; the work is the same). */
    for (int k = 0; k < pad; k++)
+#if defined(__aarch64__)
+      __asm__ volatile("add %0, %0, #1\n\tadd %1, %1, #2\n\tadd %2, %2, #3\n\tadd %3, %3, #4"
+                       : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3));
+#else
       __asm__ volatile("add $1, %0\n\tadd $2, %1\n\tadd $3, %2\n\tadd $4, %3"
                        : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3));
+#endif
    __asm__ volatile("" ::"r"(a0 + a1 + a2 + a3));
 }
 

@@ -32,6 +32,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -385,13 +386,25 @@ static uint64_t vm_size(void)
 
 /* In a child limited to 3 GiB more than it maps now, a 1 GiB budget (whose
  * VA space would be 16 GiB) still starts, with less VA, and holds the whole
- * budget. Exit status: 0 ok, else which step failed. */
+ * budget. Exit status: 0 ok, LIMIT_IGNORED when the limit does not hold,
+ * else which step failed. */
+#define LIMIT_IGNORED 77
 static int limited_child(void)
 {
    struct rlimit r = {.rlim_cur = vm_size() + 3 * 1024 * MIB, .rlim_max = RLIM_INFINITY};
    r.rlim_max = r.rlim_cur;
    if (setrlimit(RLIMIT_AS, &r) != 0)
       return 10;
+   /* qemu-user (the aarch64 cross build's tests, cmake/aarch64-linux-gnu.cmake)
+    * accepts RLIMIT_AS and does not apply it, since the limit would count
+    * qemu's own mappings too: there a 4 GiB reservation still succeeds, and
+    * nothing here can be tested. */
+   void *probe = mmap(NULL, 4 * 1024 * MIB, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                      -1, 0);
+   if (probe != MAP_FAILED) {
+      munmap(probe, 4 * 1024 * MIB);
+      return LIMIT_IGNORED;
+   }
    struct hw_mem m;
    if (hw_mem_init(&m, 1024 * MIB) != 0)
       return 11;
@@ -421,6 +434,10 @@ static void test_limited_address_space(void)
       _exit(limited_child());
    int status = 0;
    HWT_REQUIRE(waitpid(pid, &status, 0) == pid, "waitpid");
+   if (WIFEXITED(status) && WEXITSTATUS(status) == LIMIT_IGNORED) {
+      fprintf(stderr, "  skipped: RLIMIT_AS is not enforced here (an emulator?)\n");
+      return;
+   }
    HWT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
              "under RLIMIT_AS: child status 0x%x (10 setrlimit, 11 init, 12 VA size, 13 alloc, "
              "14 check)", (unsigned)status);
