@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "hwt.h"
+#include "sg_sanitize.h"
 
 #define PAGE HW_PAGE_SIZE
 #define MIB (1024ull * 1024ull)
@@ -360,15 +361,7 @@ static void test_threads(void)
    hw_mem_finish(&shared);
 }
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define HWT_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define HWT_SANITIZED 1
-#endif
-#endif
-
-#ifndef HWT_SANITIZED
+#if !SG_ASAN && !SG_TSAN
 /* The process's mapped bytes now (VmSize). */
 static uint64_t vm_size(void)
 {
@@ -424,7 +417,7 @@ static int limited_child(void)
 
 static void test_limited_address_space(void)
 {
-#ifdef HWT_SANITIZED
+#if SG_ASAN || SG_TSAN
    fprintf(stderr, "  skipped: sanitizers need their own address space\n");
 #else
    fflush(NULL);

@@ -61,7 +61,6 @@
  * TSan reports lock-order inversions inside it (1.3.239) as soon as several
  * threads submit. The plain and ASan builds run it under the layer.
  */
-#include <dlfcn.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <pthread.h>
@@ -1818,15 +1817,6 @@ int main(int argc, char **argv)
            : VALIDATION_OFF_BY_DEFAULT ? ", no validation layer (TSan build)"
                                        : ", no validation layer");
    uint64_t start = now_ns();
-#if SG_ASAN
-   /* The validation layer leaks (tests/lsan_suppressions.txt), and the
-    * loader unloads it before LeakSanitizer looks: its frames then read
-    * "<unknown module>" and the suppression no longer matches (the same
-    * happens to every test that submits work under the layer). Keep it
-    * loaded to the end. */
-   if (!opts.no_validation)
-      dlopen("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-#endif
 
    sgt_device_create(&dev, &opts);
    SGT_REQUIRE(dev.family_queue_count[0] >= 10 && dev.family_queue_count[1] >= 2,
