@@ -35,6 +35,7 @@ struct sc_id {
    uint32_t set, binding;
    bool has_set, has_binding;
    bool block, buffer_block, non_writable;
+   bool no_contraction;         /* NoContraction: not to be fused with another operation */
    uint32_t array_stride;
    uint32_t spec_id;            /* SpecId + 1, or 0 */
    struct sc_member_deco *members;
@@ -106,6 +107,8 @@ struct sc_minst {
    struct sc_opnd dst, a, b, c;
    uint32_t label;              /* flow instructions: the target label */
    uint32_t line;               /* source line, 0 if unknown */
+   bool exact;                  /* from an instruction decorated NoContraction: not to be
+                                   fused (a multiply and an add into an FFMA) */
    bool invariant;              /* a load of memory no shader writes, at an address that
                                    cannot fault (push constants at constant offsets):
                                    may move out of loops like a pure instruction */
@@ -167,8 +170,8 @@ void sc_validate(const uint32_t *words, size_t count, const struct sc_validator_
 void sc_translate(const struct sc_module *m, const struct sc_options *o,
                   const uint32_t local_size[3], struct sc_mir *mir, struct sc_error *e);
 
-/* sc_mir_opt.c: copy propagation, common subexpressions and dead code,
- * within basic blocks. */
+/* sc_mir_opt.c: copy propagation, common subexpressions, multiply-add
+ * contraction and dead code, within basic blocks. */
 void sc_mir_optimize(struct sc_mir *mir, struct sc_error *e);
 
 /* sc_regalloc.c: live intervals and register assignment. */

@@ -13,6 +13,9 @@
  *   - store-back folding: `op t, ...; mov v, t` becomes `op v, ...` when t
  *     has no other use, and `cmp t, ...; xor d, t, #1` the inverse
  *     comparison into d;
+ *   - multiply-add contraction: `fmul t, a, b; fadd d, t, c` becomes
+ *     `ffma d, a, b, c` when t has no other use and neither instruction
+ *     comes from one decorated NoContraction;
  *   - a RET right before the final EXIT goes;
  *   - dead code: pure instructions whose result nobody reads;
  *   - loop-invariant code motion: pure instructions (and loads of push
@@ -245,6 +248,59 @@ static bool eliminate_common(struct opt *o, uint32_t i)
          return false;
    }
    return replace_reads(o, i + 1, in->dst.value, o->mir->code[k].dst) > 0;
+}
+
+/*
+ * Contraction. SPIR-V allows it wherever NoContraction is absent: "Apply
+ * to an arithmetic instruction to indicate the operation cannot be
+ * combined with another instruction to form a single operation. For
+ * example, if applied to an OpFMul, that multiply can't be combined with
+ * an addition to yield a fused multiply-add operation." (SPIR-V 3.20,
+ * Decoration). A shader built without an optimizer keeps its a * b + c as
+ * FMul and FAdd, one built with one may carry it as Fma already; fusing
+ * here makes both run the same instructions. The multiply is looked for
+ * in a bounded window before the add, so that the pass stays linear in a
+ * block of any length.
+ */
+#define FUSE_WINDOW 32u
+
+static bool fuse_multiply_add(struct opt *o, uint32_t i)
+{
+   struct sc_mir *mir = o->mir;
+   struct sc_minst *add = &mir->code[i];
+   if (add->op != ISA_OP_FADD || add->exact || !is_reg(add->dst) || add->dst.part)
+      return false;
+   for (int side = 0; side < 2; side++) {
+      struct sc_opnd t = side ? add->b : add->a, other = side ? add->a : add->b;
+      if (!is_reg(t) || t.part || o->defs[t.value] != 1 || o->uses[t.value] != 1 ||
+          (is_reg(other) && other.value == t.value))
+         continue;
+      for (uint32_t k = i, seen = 0; k > 0 && !o->leader[k] && seen < FUSE_WINDOW; seen++) {
+         struct sc_minst *mul = &mir->code[--k];
+         if (o->dead[k] || !writes(mul, t.value))
+            continue;
+         if (mul->op != ISA_OP_FMUL || mul->exact || mul->dst.part)
+            break;
+         /* the multiply's sources must still hold their values at the add */
+         for (uint32_t j = k + 1; j < i; j++) {
+            const struct sc_minst *between = &mir->code[j];
+            if (!o->dead[j] && is_reg(between->dst) &&
+                ((is_reg(mul->a) && between->dst.value == mul->a.value) ||
+                 (is_reg(mul->b) && between->dst.value == mul->b.value)))
+               return false;
+         }
+         add->op = ISA_OP_FFMA;
+         add->a = mul->a;
+         add->b = mul->b;
+         add->c = other;
+         /* the add reads the multiply's sources instead: their counts hold */
+         o->uses[t.value]--;
+         o->defs[t.value]--;
+         o->dead[k] = 1;
+         return true;
+      }
+   }
+   return false;
 }
 
 /* Whether instructions i and i + 1 write the two halves of one pair
@@ -567,6 +623,7 @@ static bool optimize_round(struct sc_mir *mir, struct sc_error *e)
          changed |= propagate_copy(&o, i);
          changed |= eliminate_common(&o, i);
          changed |= eliminate_common_pair(&o, i);
+         changed |= fuse_multiply_add(&o, i);
       }
       changed |= remove_dead(&o);
       if (!changed)

@@ -262,6 +262,7 @@ static void apply_decoration(struct sc_id *id, uint32_t deco, uint32_t value)
    case SpvDecorationArrayStride: id->array_stride = value; break;
    case SpvDecorationSpecId: id->spec_id = value + 1; break;
    case SpvDecorationNonWritable: id->non_writable = true; break;
+   case SpvDecorationNoContraction: id->no_contraction = true; break;
    default: break;
    }
 }

@@ -5,7 +5,7 @@
  * Values are scalarized: every SPIR-V value is a list of scalar components,
  * each a virtual register (64-bit scalars take a two-part register) or an
  * immediate. Which values are warp-invariant (uniform registers) is decided
- * first (sc_uniform.c's rules, here in analyse_divergence). Structured
+ * first (analyse_divergence, below). Structured
  * control flow is lowered recursively, construct by construct, into
  * IF/ELSE/ENDIF, LOOP/BRK/CONT/CONTJOIN/ENDLOOP and SWITCH/ENDSWITCH; OpPhi
  * becomes copies emitted where each incoming edge is taken, so they run
@@ -124,7 +124,7 @@ struct tx {
    struct block *blocks;
    uint32_t block_count;
    int32_t *block_of;           /* label id -> block index */
-   struct construct cons[64];
+   struct construct *cons;      /* the open constructs, ISA_MAX_STACK of them at most */
    uint32_t depth;
    uint32_t line;
    uint32_t shared_next, private_next;
@@ -148,6 +148,9 @@ struct tx {
    struct sc_opnd root;         /* the root table's address */
    struct sc_opnd set_va[HW_ROOT_SETS];   /* descriptor sets' addresses, once loaded */
    bool root_loaded;
+   bool exact;                  /* the instruction being translated is NoContraction */
+   uint32_t counter_phi;        /* the counter of the SSA-form loop being unrolled: its
+                                   phi's back-edge copies are left out (see unroll) */
 };
 
 #define FAIL(...) sc_fail(t->e, __VA_ARGS__)
@@ -323,7 +326,7 @@ static struct sc_minst *emit(struct tx *t, enum isa_op op, uint32_t mod, struct 
    mir->code = grow_array(mir->code, &mir->capacity, mir->count + 1, sizeof(*mir->code), t->e);
    struct sc_minst *in = &mir->code[mir->count++];
    *in = (struct sc_minst){.op = (uint16_t)op, .mod = (uint16_t)mod, .dst = dst, .a = a, .b = b,
-                           .c = c, .label = UINT32_MAX, .line = t->line};
+                           .c = c, .label = UINT32_MAX, .line = t->line, .exact = t->exact};
    return in;
 }
 
@@ -3431,6 +3434,8 @@ static void wide_arith(struct tx *t, uint32_t at)
 static void instruction(struct tx *t, uint32_t at)
 {
    uint16_t op = sc_op(t->m, at);
+   uint32_t id = result_id(t, at);
+   t->exact = id && t->m->ids[id].no_contraction;
    switch (op) {
    case SpvOpNop: case SpvOpLine: case SpvOpNoLine: case SpvOpSelectionMerge: case SpvOpLoopMerge:
    case SpvOpPhi: case SpvOpLabel: case SpvOpFunction: case SpvOpFunctionParameter:
@@ -3744,6 +3749,8 @@ static void emit_edge(struct tx *t, uint32_t from, uint32_t to)
       if (sc_op(t->m, at) != SpvOpPhi)
          continue;
       uint32_t len = sc_len(t->m, at), type = arg(t, at, 1), id = arg(t, at, 2);
+      if (id == t->counter_phi)
+         continue;
       for (uint32_t k = 3; k + 1 < len; k += 2) {
          if (arg(t, at, k + 1) != from)
             continue;
@@ -3791,8 +3798,9 @@ static void region(struct tx *t, uint32_t label, uint32_t stop);
 
 static void open_construct(struct tx *t, struct construct c)
 {
-   if (t->depth == sizeof(t->cons) / sizeof(t->cons[0]))
-      FAIL("control flow nested too deeply");
+   if (t->depth == ISA_MAX_STACK)
+      FAIL("control flow nested more than %u deep (SPIR-V's universal limit is 1023)",
+           ISA_MAX_STACK);
    t->cons[t->depth++] = c;
    if (t->depth > t->mir->stack_depth)
       t->mir->stack_depth = t->depth;
@@ -4094,28 +4102,43 @@ static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
 /* ---- counted loops, unrolled ------------------------------------------------------------------ */
 
 /*
- * A loop that counts a promoted integer variable from a constant, by a
+ * A loop that counts an integer induction variable from a constant, by a
  * constant step, to a constant bound runs a number of iterations known at
  * compile time. When they are few and the body small, it is translated
  * once per iteration with the counter a constant: addresses and
  * conditions built from it fold (a tile's k-th element is an offset), and
- * the loop's compare, branch and increment go. The shape is glslc's for
- * loop:
- *   P: ... OpStore %i <init>; OpBranch H
- *   H: OpLoopMerge M C; OpBranch X
- *   X: %a = OpLoad %i; %c = <compare> %a <bound>; OpBranchConditional %c B M
- *   B..: the body, ending in the one branch to C
- *   C: %b = OpLoad %i; %d = <step> %b <const>; OpStore %i %d; OpBranch H
- * and nothing else in the loop writes %i, returns, breaks or continues
- * (so the body is a region from B to C of the kind selection() lowers).
+ * the loop's compare, branch and increment go.
+ *
+ * The induction variable is found in either of the forms SPIR-V carries
+ * it in, so that a shader runs the same code however it was built:
+ * - an SSA value (glslc -O, spirv-opt): an OpPhi of the header whose
+ *   value on entry is a constant and whose value on the back edge is the
+ *   phi stepped by a constant; the header (or its one successor) compares
+ *   it with a constant and branches into the body or out to the merge:
+ *     H: %i = OpPhi <init> P %n C; ... %c = <compare> %i <bound>
+ *        OpLoopMerge M C; OpBranchConditional %c B M    (or %c M B)
+ *     ... %n = <step> %i <const> (anywhere the back edge passes)
+ *     C: ... OpBranch H
+ * - a promoted Function variable (glslc without -O, which the driver's
+ *   default path translates as is):
+ *     P: ... OpStore %i <init>; OpBranch H
+ *     H: OpLoopMerge M C; OpBranch X
+ *     X: %a = OpLoad %i; %c = <compare> %a <bound>; OpBranchConditional %c B M
+ *     B..: the body, ending in the one branch to C
+ *     C: %b = OpLoad %i; %d = <step> %b <const>; OpStore %i %d; OpBranch H
+ * In both, nothing else leaves the loop, returns, breaks or continues (so
+ * the body is a region from B to C of the kind selection() lowers).
  */
 #define UNROLL_TRIPS 16u         /* at most this many iterations */
 #define UNROLL_BUDGET 320u       /* SPIR-V instructions, all copies of the body together */
 
 struct counted {
-   uint32_t var;                /* the counter, a promoted 32-bit integer variable */
-   const struct block *cond;    /* X */
-   uint32_t body, cont;         /* labels of B and C */
+   uint32_t var;                /* variable form: the counter, a promoted 32-bit integer
+                                   variable; 0 in the SSA form */
+   uint32_t phi;                /* SSA form: the counter's OpPhi in the header; 0 otherwise */
+   bool exit_on_true;           /* the test's true branch leaves the loop */
+   const struct block *cond;    /* X (in the SSA form, the header or its successor) */
+   uint32_t header, body, cont, merge;   /* labels of H, B, C and M */
    uint32_t trips;
    uint32_t value[UNROLL_TRIPS];   /* the counter in each iteration */
    uint32_t final;              /* and after the loop */
@@ -4255,9 +4278,11 @@ static bool plain_body(struct tx *t, const uint8_t *in, const struct counted *c,
             return false;
       }
       for (uint32_t at = b->first_inst; at < b->term; at += sc_len(t->m, at)) {
-         if (b->label != c->cont && writes_variable(t, at, c->var))
+         if (c->var && b->label != c->cont && writes_variable(t, at, c->var))
             return false;
-         size += i != h && b != c->cond && b->label != c->cont;
+         /* the SSA form translates every block of the loop per iteration;
+          * the variable form all but the header, X and C */
+         size += c->phi || (i != h && b != c->cond && b->label != c->cont);
       }
    }
    return to_cont == 1 && (uint64_t)size * c->trips <= UNROLL_BUDGET;
@@ -4268,7 +4293,7 @@ static bool count_trips(struct counted *c, uint16_t cmp, uint32_t bound, uint16_
                         uint32_t k, uint32_t init)
 {
    uint32_t v = init;
-   for (c->trips = 0; compare_holds(cmp, v, bound); c->trips++) {
+   for (c->trips = 0; compare_holds(cmp, v, bound) != c->exit_on_true; c->trips++) {
       if (c->trips == UNROLL_TRIPS)
          return false;
       c->value[c->trips] = v;
@@ -4279,14 +4304,12 @@ static bool count_trips(struct counted *c, uint16_t cmp, uint32_t bound, uint16_
    return true;
 }
 
-/* Whether the loop headed by hb is a counted loop to unroll (see above). */
-static bool counted_loop(struct tx *t, const struct block *hb, struct counted *c)
+/* The variable form's counter: X loads and compares it, C steps it. */
+static bool counted_variable(struct tx *t, const struct block *hb, struct counted *c,
+                             uint32_t merge, uint16_t *cmp, uint32_t *bound, uint16_t *step,
+                             uint32_t *k, uint32_t *init)
 {
-   uint32_t at[4], merge = arg(t, hb->merge, 1);
-   *c = (struct counted){.cont = arg(t, hb->merge, 2)};
-   if (has_phis(t, hb) || plain_instructions(t, hb, at, 1) != 0 ||
-       sc_op(t->m, hb->term) != SpvOpBranch || c->cont == hb->label)
-      return false;
+   uint32_t at[4], x;
    c->cond = block_of(t, arg(t, hb->term, 1));
    const struct block *cb = block_of(t, c->cont);
    /* X: load, compare, branch on to B or out to M */
@@ -4299,10 +4322,9 @@ static bool counted_loop(struct tx *t, const struct block *hb, struct counted *c
    c->body = arg(t, c->cond->term, 2);
    if (c->var >= t->m->bound || !t->slots[c->var])
       return false;
-   uint16_t cmp, step;
-   uint32_t x, bound, k, init;
-   if (!op_with_constant(t, at[1], &cmp, &x, &bound) || x != arg(t, at[0], 2) ||
-       !is_counter_compare(cmp) || idp(t, c->var)->opcode != SpvOpVariable || !t->promote[c->var])
+   if (!op_with_constant(t, at[1], cmp, &x, bound) || x != arg(t, at[0], 2) ||
+       !is_counter_compare(*cmp) || idp(t, c->var)->opcode != SpvOpVariable ||
+       !t->promote[c->var])
       return false;
    struct tinfo vt = type_of(t, type_of(t, idp(t, c->var)->type).elem);
    if (vt.kind != TK_INT || vt.width != 32)
@@ -4310,11 +4332,108 @@ static bool counted_loop(struct tx *t, const struct block *hb, struct counted *c
    /* C: load, step, store back, to the header */
    if (has_phis(t, cb) || plain_instructions(t, cb, at, 3) != 3 ||
        sc_op(t->m, at[0]) != SpvOpLoad || arg(t, at[0], 3) != c->var ||
-       !op_with_constant(t, at[1], &step, &x, &k) || x != arg(t, at[0], 2) ||
+       !op_with_constant(t, at[1], step, &x, k) || x != arg(t, at[0], 2) ||
        sc_op(t->m, at[2]) != SpvOpStore || arg(t, at[2], 1) != c->var ||
        arg(t, at[2], 2) != arg(t, at[1], 2) || sc_op(t->m, cb->term) != SpvOpBranch)
       return false;
-   if (!entry_value(t, hb, c->cont, c->var, &init) || !count_trips(c, cmp, bound, step, k, init))
+   return entry_value(t, hb, c->cont, c->var, init);
+}
+
+/* The compare a <op> b with a constant on one side: the other side, the
+ * constant and the comparison as if the variable side were first. */
+static bool compare_with_constant(const struct tx *t, uint32_t at, uint16_t *cmp, uint32_t *x,
+                                  uint32_t *bound)
+{
+   static const uint16_t mirrored[][2] = {
+      {SpvOpULessThan, SpvOpUGreaterThan}, {SpvOpULessThanEqual, SpvOpUGreaterThanEqual},
+      {SpvOpSLessThan, SpvOpSGreaterThan}, {SpvOpSLessThanEqual, SpvOpSGreaterThanEqual}};
+   if (sc_len(t->m, at) != 5 || !is_counter_compare(sc_op(t->m, at)))
+      return false;
+   *cmp = sc_op(t->m, at);
+   if (op_with_constant(t, at, cmp, x, bound))
+      return true;
+   if (!const_u32(t, arg(t, at, 3), bound))
+      return false;
+   *x = arg(t, at, 4);
+   for (uint32_t i = 0; i < sizeof(mirrored) / sizeof(mirrored[0]); i++) {
+      if (mirrored[i][0] == *cmp || mirrored[i][1] == *cmp) {
+         *cmp = mirrored[i][mirrored[i][0] == *cmp];
+         break;
+      }
+   }
+   return true;
+}
+
+/* The SSA form's counter: a phi of the header, tested in the header or
+ * its successor X, stepped on the back edge from C. */
+static bool counted_phi(struct tx *t, const struct block *hb, struct counted *c, uint32_t merge,
+                        uint16_t *cmp, uint32_t *bound, uint16_t *step, uint32_t *k,
+                        uint32_t *init)
+{
+   uint32_t at[2], x;
+   c->cond = hb;
+   if (sc_op(t->m, hb->term) == SpvOpBranch) {
+      c->cond = block_of(t, arg(t, hb->term, 1));
+      if (c->cond == hb || has_phis(t, c->cond) || c->cond->merge ||
+          plain_instructions(t, hb, at, 1) != 0)
+         return false;
+   }
+   const struct block *x_b = c->cond;
+   if (sc_op(t->m, x_b->term) != SpvOpBranchConditional)
+      return false;
+   uint32_t yes = arg(t, x_b->term, 2), no = arg(t, x_b->term, 3);
+   c->exit_on_true = yes == merge;
+   c->body = c->exit_on_true ? no : yes;
+   uint32_t out = c->exit_on_true ? yes : no;
+   if (out != merge || c->body == merge || c->body == hb->label)
+      return false;
+   const struct sc_id *cond = idp(t, arg(t, x_b->term, 1));
+   if (!compare_with_constant(t, cond->def, cmp, &x, bound))
+      return false;
+   /* the compared value: a phi of the header, 32-bit, entered with a
+    * constant from outside and stepped on C's back edge */
+   const struct sc_id *phi = idp(t, x);
+   if (phi->opcode != SpvOpPhi || phi->def < hb->start || phi->def >= hb->first_inst ||
+       sc_len(t->m, phi->def) != 7)
+      return false;
+   struct tinfo pt = type_of(t, phi->type);
+   if (pt.kind != TK_INT || pt.width != 32)
+      return false;
+   uint32_t next = 0;
+   bool have_init = false;
+   for (uint32_t i = 3; i + 1 < 7; i += 2) {
+      uint32_t value = arg(t, phi->def, i), from = arg(t, phi->def, i + 1);
+      if (from == c->cont)
+         next = value;
+      else
+         have_init = const_u32(t, value, init);
+   }
+   if (!next || !have_init || sc_op(t->m, block_of(t, c->cont)->term) != SpvOpBranch)
+      return false;
+   const struct sc_id *nd = idp(t, next);
+   uint32_t y;
+   if (!op_with_constant(t, nd->def, step, &y, k) || y != x)
+      return false;
+   c->phi = x;
+   return true;
+}
+
+/* Whether the loop headed by hb is a counted loop to unroll (see above). */
+static bool counted_loop(struct tx *t, const struct block *hb, struct counted *c)
+{
+   uint32_t merge = arg(t, hb->merge, 1);
+   *c = (struct counted){.header = hb->label, .cont = arg(t, hb->merge, 2), .merge = merge};
+   if (c->cont == hb->label)
+      return false;
+   uint16_t cmp, step;
+   uint32_t bound, k, init;
+   bool phi_form = has_phis(t, hb);
+   if (phi_form ? !counted_phi(t, hb, c, merge, &cmp, &bound, &step, &k, &init)
+                : (plain_instructions(t, hb, (uint32_t[1]){0}, 1) != 0 ||
+                   sc_op(t->m, hb->term) != SpvOpBranch ||
+                   !counted_variable(t, hb, c, merge, &cmp, &bound, &step, &k, &init)))
+      return false;
+   if (!count_trips(c, cmp, bound, step, k, init))
       return false;
    uint8_t *in = malloc(t->block_count);
    if (!in)
@@ -4342,20 +4461,40 @@ static void counter_test(struct tx *t, const struct counted *c)
  * reach no construct out of the loop. */
 static void unroll(struct tx *t, const struct counted *c)
 {
-   if (t->depth == sizeof(t->cons) / sizeof(t->cons[0]))
-      FAIL("control flow nested too deeply");
-   struct sc_opnd *slot = &t->slots[c->var][0], counter = *slot;
+   if (t->depth == ISA_MAX_STACK)
+      FAIL("control flow nested more than %u deep (SPIR-V's universal limit is 1023)",
+           ISA_MAX_STACK);
+   /* The counter's register: the variable's slot, or the phi's (the
+    * preheader's edge copy made it). While the iterations run, the value
+    * there is the iteration's constant, and emit_edge leaves the phi's
+    * back-edge copy out. */
+   struct sc_opnd *slot;
+   uint32_t outer_phi = t->counter_phi;
+   if (c->phi) {
+      slot = &phi_value(t, c->phi, idp(t, c->phi)->type)->comp[0];
+      t->counter_phi = c->phi;
+   } else {
+      slot = &t->slots[c->var][0];
+   }
+   struct sc_opnd counter = *slot;
    t->cons[t->depth++] = (struct construct){.kind = CK_SELECTION, .merge = UINT32_MAX,
                                             .restore_label = UINT32_MAX};
    for (uint32_t i = 0; i < c->trips; i++) {
       *slot = sc_imm(c->value[i]);
       counter_test(t, c);
+      emit_edge(t, c->cond->label, c->body);
       region(t, c->body, c->cont);
+      /* the SSA form's continue target does work of its own (often the
+       * whole body) and ends in the back edge's copies */
+      if (c->phi)
+         region(t, c->cont, c->header);
    }
    t->depth--;
+   t->counter_phi = outer_phi;
    *slot = counter;
    copy_scalar(t, counter, sc_imm(c->final), false);
    counter_test(t, c);
+   emit_edge(t, c->cond->label, c->merge);
 }
 
 /* A loop whose header is block hb; returns its merge. */
@@ -5029,6 +5168,7 @@ static void tx_free(struct tx *t)
          free(t->slots[i]);
    }
    free(t->vals);
+   free(t->cons);
    free(t->divergent);
    free(t->blocks);
    free(t->block_of);
@@ -5051,8 +5191,12 @@ void sc_translate(const struct sc_module *m, const struct sc_options *o,
    struct tx t = {.m = m, .o = o, .local_size = local_size, .mir = mir, .e = e};
    memset(mir, 0, sizeof(*mir));
    t.vals = calloc(m->bound, sizeof(*t.vals));
-   if (!t.vals)
+   t.cons = malloc(ISA_MAX_STACK * sizeof(*t.cons));
+   if (!t.vals || !t.cons) {
+      free(t.vals);
+      free(t.cons);
       sc_fail(e, "out of memory");
+   }
    /* Everything below frees through tx_free on the error path too. */
    struct sc_error inner = {.text = e->text, .size = e->size};
    if (setjmp(inner.jump)) {
