@@ -136,6 +136,11 @@ struct tx {
    uint8_t *var_divergent;      /* per promoted variable: may differ between lanes */
    uint8_t *ctrl;               /* per block: reached by only part of the lanes */
    uint32_t *stack;             /* per block: scratch for walks */
+   /* The loop forest (find_loops): per block, the header block of the
+    * innermost loop holding it, and per loop header, the header of the
+    * loop around it; UINT32_MAX for none. */
+   uint32_t *loop_of, *loop_parent;
+   uint32_t *preds;             /* per block: the edges into it (find_loops) */
    /* Arrays get() made for constants (and other scratch), until their user
     * frees them: a compile error unwinds past the user, and tx_free frees
     * them. */
@@ -4776,6 +4781,15 @@ static bool leaves_loop(struct tx *t, uint32_t bi, uint32_t h, const uint8_t *in
           (!own_merge && t->join[i]))
          continue;
       seen[i] = 1;
+      /* A loop nested in h is left only through its merge (a break
+       * leaves the innermost loop alone): its body is skipped, which
+       * keeps this walk from growing with the nesting below. */
+      if (x->merge && sc_op(t->m, x->merge) == SpvOpLoopMerge) {
+         uint32_t merge = arg(t, x->merge, 1);
+         if (merge < t->m->bound && t->block_of[merge] >= 0 && sp < t->block_count)
+            stack[sp++] = (uint32_t)t->block_of[merge];
+         continue;
+      }
       uint32_t next[256];
       uint32_t n = successors(t, x, next, 256);
       for (uint32_t k = 0; k < n && sp < t->block_count; k++)
@@ -4864,14 +4878,9 @@ static bool mark_live_out(struct tx *t, const uint8_t *in)
  * end and by a continue, in a loop with a divergent branch. */
 static bool divergent_join(struct tx *t, const struct block *b)
 {
-   uint32_t bi = (uint32_t)(b - t->blocks), preds = 0;
+   uint32_t bi = (uint32_t)(b - t->blocks);
    uint32_t succ[256];
-   for (uint32_t i = 0; i < t->block_count; i++) {
-      uint32_t n = successors(t, &t->blocks[i], succ, 256);
-      for (uint32_t k = 0; k < n; k++)
-         preds += succ[k] == bi;
-   }
-   if (preds < 2)
+   if (t->preds[bi] < 2)
       return false;
    for (uint32_t i = 0; i < t->block_count; i++) {
       const struct block *h = &t->blocks[i];
@@ -4899,22 +4908,74 @@ static bool divergent_join(struct tx *t, const struct block *b)
    return false;
 }
 
+/* The loop forest, once (and the edges into each block): structured loops nest, so the innermost loop
+ * holding a block is the smallest loop_blocks() set that contains it, and
+ * the loop around a loop the smallest other set holding its header. One
+ * walk per loop, not one per question: what divergence asks of every
+ * branch (the loops around it) then costs the nesting depth, where a
+ * walk of every loop per branch grew with the cube of the nesting. */
+static void find_loops(struct tx *t, uint8_t *in)
+{
+   uint32_t n = t->block_count ? t->block_count : 1;
+   uint32_t *size = malloc(2 * n * sizeof(*size));
+   t->loop_of = malloc(n * sizeof(*t->loop_of));
+   t->loop_parent = malloc(n * sizeof(*t->loop_parent));
+   if (!size || !t->loop_of || !t->loop_parent) {
+      free(size);
+      FAIL("out of memory");
+   }
+   uint32_t *parent_size = size + n;
+   t->preds = calloc(n, sizeof(*t->preds));
+   if (!t->preds) {
+      free(size);
+      FAIL("out of memory");
+   }
+   for (uint32_t i = 0; i < n; i++) {
+      t->loop_of[i] = t->loop_parent[i] = UINT32_MAX;
+      size[i] = parent_size[i] = UINT32_MAX;
+   }
+   for (uint32_t i = 0; i < t->block_count; i++) {
+      uint32_t m = successors(t, &t->blocks[i], t->stack, t->block_count);
+      for (uint32_t k = 0; k < m; k++)
+         t->preds[t->stack[k]]++;
+   }
+   for (uint32_t h = 0; h < t->block_count; h++) {
+      const struct block *hb = &t->blocks[h];
+      if (!hb->merge || sc_op(t->m, hb->merge) != SpvOpLoopMerge)
+         continue;
+      loop_blocks(t, h, in);
+      uint32_t count = 0;
+      for (uint32_t i = 0; i < t->block_count; i++)
+         count += in[i];
+      for (uint32_t i = 0; i < t->block_count; i++) {
+         if (!in[i])
+            continue;
+         if (count < size[i]) {
+            size[i] = count;
+            t->loop_of[i] = h;
+         }
+         if (i != h && count < parent_size[i]) {
+            parent_size[i] = count;
+            t->loop_parent[i] = h;
+         }
+      }
+   }
+   free(size);
+}
+
 /* Where the lanes that part at block h's divergent branch rejoin, besides
  * h's own merge: the merge blocks (1 in stop) and continue targets (2) of
  * the loops around h, where a break or continue waits. */
-static void rejoin_points(struct tx *t, uint32_t h, uint8_t *stop, uint8_t *in)
+static void rejoin_points(struct tx *t, uint32_t h, uint8_t *stop)
 {
    memset(stop, 0, t->block_count);
-   for (uint32_t l = 0; l < t->block_count; l++) {
+   uint32_t l = t->loop_of[h] == h ? t->loop_parent[h] : t->loop_of[h];
+   for (; l != UINT32_MAX; l = t->loop_parent[l]) {
       const struct block *lb = &t->blocks[l];
-      if (l == h || !lb->merge || sc_op(t->m, lb->merge) != SpvOpLoopMerge)
-         continue;
-      loop_blocks(t, l, in);
-      if (!in[h])
-         continue;
       for (uint32_t k = 1; k <= 2; k++) {
          uint32_t label = arg(t, lb->merge, k);
-         if (label < t->m->bound && t->block_of[label] >= 0)
+         /* the innermost loop's meaning of a label wins */
+         if (label < t->m->bound && t->block_of[label] >= 0 && !stop[t->block_of[label]])
             stop[t->block_of[label]] = (uint8_t)k;
       }
    }
@@ -4957,14 +5018,14 @@ static bool mark_reached(struct tx *t, uint32_t sp, const uint8_t *stop, uint8_t
  * written there differs between lanes afterwards: the others kept the old
  * value. A branch that leaves a loop makes the loop's later iterations
  * partial too; the temporal rule in divergence_pass marks those. */
-static bool mark_divergent_control(struct tx *t, uint8_t *in, uint8_t *stop, uint8_t *seen)
+static bool mark_divergent_control(struct tx *t, uint8_t *stop, uint8_t *seen)
 {
    bool changed = false;
    for (uint32_t h = 0; h < t->block_count; h++) {
       const struct block *hb = &t->blocks[h];
       if (!branch_divergent(t, hb))
          continue;
-      rejoin_points(t, h, stop, in);
+      rejoin_points(t, h, stop);
       bool continued = false;
       changed |= mark_reached(t, successors(t, hb, t->stack, t->block_count), stop, seen,
                               &continued);
@@ -5070,8 +5131,7 @@ static bool divergence_pass(struct tx *t, uint8_t *scratch)
          }
       }
    }
-   changed |= mark_divergent_control(t, scratch, scratch + t->block_count,
-                                     scratch + 2 * t->block_count);
+   changed |= mark_divergent_control(t, scratch + t->block_count, scratch + 2 * t->block_count);
    return changed | mark_divergent_variables(t);
 }
 
@@ -5100,6 +5160,7 @@ static void analyse_divergence(struct tx *t)
             t->join[t->block_of[label]] = 1;
       }
    }
+   find_loops(t, scratch);
    for (int pass = 0; pass < 64 && divergence_pass(t, scratch); pass++)
       ;
    free(scratch);
@@ -5183,6 +5244,9 @@ static void tx_free(struct tx *t)
    free(t->var_divergent);
    free(t->ctrl);
    free(t->stack);
+   free(t->loop_of);
+   free(t->loop_parent);
+   free(t->preds);
 }
 
 void sc_translate(const struct sc_module *m, const struct sc_options *o,

@@ -38,11 +38,15 @@
 #include <stdint.h>
 
 #define ISA_MAGIC 0x55504753u   /* "SGPU" */
-#define ISA_VERSION 1u
+#define ISA_VERSION 2u   /* 2: the mask stack may be 1024 entries deep */
 
 #define ISA_MAX_VREGS 256u
 #define ISA_MAX_UREGS 256u
-#define ISA_MAX_STACK 64u         /* mask stack entries a program may declare */
+/* Mask stack entries a program may declare: one per open construct, and
+ * SPIR-V's universal limits allow structured control flow nested 1023
+ * deep (plus the entry's own). The execution units size each warp's
+ * stack by what the program declares, so a shallow program pays nothing. */
+#define ISA_MAX_STACK 1024u
 
 /* ---- Operands: 16 bits, kind in the top two ------------------------------- */
 

@@ -390,7 +390,10 @@ static void expect_invalid(const char *name, const char *text, void (*patch)(voi
 
 static void patch_magic(void *image) { ((struct isa_program_header *)image)->magic = 0; }
 static void patch_width(void *image) { ((struct isa_program_header *)image)->warp_width = 12; }
-static void patch_stack(void *image) { ((struct isa_program_header *)image)->stack_depth = 65; }
+static void patch_stack(void *image)
+{
+   ((struct isa_program_header *)image)->stack_depth = ISA_MAX_STACK + 1;
+}
 static void patch_reserved(void *image)
 {
    ((struct isa_inst *)((struct isa_program_header *)image + 1))[1].op = ISA_OP_HMUL;
@@ -413,7 +416,7 @@ static void test_validation(void)
    }
    expect_invalid("bad magic", "exit\n", patch_magic, "bad magic");
    expect_invalid("W=12", "exit\n", patch_width, "warp width 12");
-   expect_invalid("stack 65", "exit\n", patch_stack, "bad program header");
+   expect_invalid("stack ISA_MAX_STACK + 1", "exit\n", patch_stack, "bad program header");
    expect_invalid("reserved opcode", "nop\nnop\nexit\n", patch_reserved, "illegal instruction");
    expect_invalid("unknown opcode", "nop\nnop\nexit\n", patch_unknown, "illegal instruction");
    expect_invalid("vector register past vregs", ".vregs 8\nmov v8, #1\n", NULL,
