@@ -48,6 +48,11 @@ static void local_size(const struct sc_module *m, uint32_t out[3], struct sc_err
               out[2]);
 }
 
+const char *const sc_pass_names[SC_PASS_COUNT] = {
+   [SC_PASS_TRANSLATE] = "translate", [SC_PASS_DIVERGENCE] = "divergence",
+   [SC_PASS_UNROLL] = "unroll", [SC_PASS_MIR_OPT] = "mir-opt", [SC_PASS_REGALLOC] = "regalloc",
+   [SC_PASS_ENCODE] = "encode"};
+
 bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_options *opts,
                 struct sc_program *out, char *err, size_t err_size)
 {
@@ -104,6 +109,7 @@ bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_option
    sc_mir_uniform_loops(&mir, &e);
    double t4 = now_ms();
    out->image = sc_encode(&mir, opts->warp_width, vregs, uregs, &out->size, &e);
+   mir.work[SC_PASS_ENCODE] += mir.count;
    double t5 = now_ms();
    out->shared_bytes = mir.shared_bytes;
    out->private_bytes = mir.private_bytes;
@@ -118,6 +124,7 @@ bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_option
    out->ms_translate = t3 - t2;
    out->ms_regalloc = t4 - t3;
    out->ms_encode = t5 - t4;
+   memcpy(out->work, mir.work, sizeof(out->work));
    sc_module_free(&m);
    sc_mir_free(&mir);
    free(optimized);

@@ -105,6 +105,19 @@ struct sc_options {
    const struct sc_device_spirv *device;
 };
 
+/* The compiler's passes, for the work counters of struct sc_program. */
+enum sc_pass {
+   SC_PASS_TRANSLATE,    /* SPIR-V instructions translated, MIR instructions emitted */
+   SC_PASS_DIVERGENCE,   /* blocks, instructions and edges the divergence analysis visited */
+   SC_PASS_UNROLL,       /* blocks and instructions looked at to find counted loops */
+   SC_PASS_MIR_OPT,      /* MIR instructions the clean-up passes (uniform loops too) visited */
+   SC_PASS_REGALLOC,     /* instructions, registers and slots register allocation visited */
+   SC_PASS_ENCODE,       /* MIR instructions encoded */
+   SC_PASS_COUNT
+};
+
+extern const char *const sc_pass_names[SC_PASS_COUNT];
+
 struct sc_program {
    void *image;               /* struct isa_program_header, code, line table */
    size_t size;
@@ -118,6 +131,10 @@ struct sc_program {
    char **printf_formats;
    /* Where the time went, in milliseconds. */
    double ms_validate, ms_optimize, ms_translate, ms_regalloc, ms_encode;
+   /* The work each pass did, in its own units: deterministic, so that a
+    * test can check that every pass grows linearly with its input, where
+    * timings would be noise. */
+   uint64_t work[SC_PASS_COUNT];
 };
 
 /* Compiles one entry point. Returns true and fills out, or false with a

@@ -127,6 +127,7 @@ struct sc_mir {
    bool zero_shared;            /* a Workgroup variable has a (null) initializer */
    char **formats;              /* debugPrintf format strings */
    uint32_t format_count, format_capacity;
+   uint64_t work[SC_PASS_COUNT];   /* see struct sc_program */
 };
 
 /* ---- passes --------------------------------------------------------------------- */

@@ -45,9 +45,29 @@ struct opt {
    uint8_t *dead;               /* per instruction: to be removed */
    uint32_t *anchor;            /* per instruction: moved to just before this one, or NONE */
    uint32_t *written;           /* per register: scratch of hoist_loop */
+   /* Common subexpressions (eliminate_common): per register, the writes
+    * the forward scan has passed (its version); a hash table of the
+    * instructions seen in the current block, by what they compute from
+    * which versions of their sources. */
+   uint32_t *version;
+   uint32_t *table;             /* instruction indices, NONE: empty */
+   uint32_t table_mask;
+   uint32_t block;              /* the current block's first instruction */
+   /* Reads to replace (replace_reads), per register: by what, from which
+    * instruction, in which block; and per register the last instruction
+    * the scan passed that writes it (+1; 0: none), which ends them. */
+   struct sc_opnd *subst;
+   uint32_t *subst_from, *subst_block, *last_write;
 };
 
 #define NONE UINT32_MAX
+
+/* Counts n units of work (instructions or registers visited) against the
+ * clean-up passes (sc_program.work). */
+static void work(const struct sc_mir *mir, uint64_t n)
+{
+   ((struct sc_mir *)mir)->work[SC_PASS_MIR_OPT] += n;
+}
 
 static bool is_reg(struct sc_opnd o) { return o.kind == SC_REG; }
 
@@ -83,6 +103,7 @@ static void count(struct opt *o)
    const struct sc_mir *mir = o->mir;
    memset(o->defs, 0, mir->reg_count * sizeof(*o->defs));
    memset(o->uses, 0, mir->reg_count * sizeof(*o->uses));
+   work(mir, mir->reg_count + mir->count);
    for (uint32_t i = 0; i < mir->count; i++) {
       struct sc_minst *in = &mir->code[i];
       if (o->dead[i])
@@ -102,6 +123,7 @@ static void find_blocks(struct opt *o)
 {
    const struct sc_mir *mir = o->mir;
    memset(o->leader, 0, mir->count + 1);
+   work(mir, mir->count + mir->label_count);
    o->leader[0] = 1;
    for (uint32_t l = 0; l < mir->label_count; l++) {
       if (mir->labels[l] <= mir->count)
@@ -127,32 +149,58 @@ static bool substitutable(const struct opt *o, const struct sc_minst *in, uint32
    return c == ISA_CLASS_MEM && !o->mir->regs[from].uniform;
 }
 
-/* Replaces the reads of register `old` by `with` (a register; each read
- * keeps its part unless `old` is a single part) from instruction i to the
- * end of its block, stopping after an instruction that writes either.
- * Returns how many reads it replaced. */
-static uint32_t replace_reads(struct opt *o, uint32_t i, uint32_t old, struct sc_opnd with)
+/*
+ * Replaces the reads of register `old` by `with` (a register; each read
+ * keeps its part unless `old` is a single part) from instruction `from`
+ * to the end of its block, stopping after an instruction that writes
+ * either. Lazily: the substitution is recorded, and the forward scan
+ * applies it to each instruction it reaches (apply_substitutions), so a
+ * rewrite costs one step however long the block (walking to the block's
+ * end at each copy or repeat made a long block cost its length squared).
+ * The scan is at `from - 1` or `from - 2` when this is called.
+ *
+ * Until the scan has rewritten them, reads of old still count as old's;
+ * `with` is credited with them now (uses[with] += uses[old]), so that no
+ * rewrite in between takes `with` for unread (fold_store_back folds only a
+ * result read once). The counts are exact again after the scan (count()).
+ * Returns false when old has no reads to replace.
+ */
+static bool replace_reads(struct opt *o, uint32_t from, uint32_t old, struct sc_opnd with)
+{
+   if (!o->uses[old] || from >= o->mir->count)
+      return false;
+   o->subst[old] = with;
+   o->subst_from[old] = from;
+   o->subst_block[old] = o->leader[from] ? from : o->block;
+   o->uses[with.value] += o->uses[old];
+   work(o->mir, 1);
+   return true;
+}
+
+/* The recorded substitutions that hold at instruction j (no write to
+ * either register since they were recorded, the same block), applied to
+ * its reads, following chains (a copy of a copy). */
+static void apply_substitutions(struct opt *o, uint32_t j)
 {
    struct sc_mir *mir = o->mir;
-   uint32_t n = 0;
-   for (uint32_t j = i; j < mir->count && (j == i || !o->leader[j]); j++) {
-      struct sc_minst *in = &mir->code[j];
-      if (o->dead[j])
-         continue;
-      for (int k = 0; k < 3; k++) {
-         struct sc_opnd *s = src(in, k);
-         if (!is_reg(*s) || s->value != old || !substitutable(o, in, with.value))
-            continue;
+   struct sc_minst *in = &mir->code[j];
+   for (int k = 0; k < 3; k++) {
+      struct sc_opnd *s = src(in, k);
+      for (int chain = 0; chain < 8 && is_reg(*s); chain++) {
+         uint32_t old = s->value;
+         struct sc_opnd with = o->subst[old];
+         work(mir, 1);
+         /* last_write is 1 + the writer's index: a write at from - 1 or
+          * before is the one the substitution is about */
+         if (!is_reg(with) || j < o->subst_from[old] || o->subst_block[old] != o->block ||
+             o->last_write[old] > o->subst_from[old] ||
+             o->last_write[with.value] > o->subst_from[old] || !substitutable(o, in, with.value))
+            break;
          uint32_t part = mir->regs[old].size == 1 ? with.part : s->part;
          *s = (struct sc_opnd){SC_REG, (uint8_t)part, with.value};
          o->uses[old]--;
-         o->uses[with.value]++;
-         n++;
       }
-      if (writes(in, old) || writes(in, with.value))
-         break;
    }
-   return n;
 }
 
 /* `mov d, s`: later reads of d in the block read s. */
@@ -182,6 +230,7 @@ static bool fold_store_back(struct opt *o, uint32_t i)
       return false;
    for (uint32_t k = i; k-- > 0;) {
       struct sc_minst *in = &mir->code[k];
+      work(mir, 1);
       if (o->dead[k])
          continue;
       if (writes(in, t)) {
@@ -204,50 +253,78 @@ static bool same_opnd(struct sc_opnd x, struct sc_opnd y)
    return x.kind == y.kind && x.part == y.part && x.value == y.value;
 }
 
-/* The earliest instruction of the block computing the same as
- * instruction i from registers unchanged since, or -1. The earliest: an
- * unrolled loop repeats a computation many times, and each repeat reads
- * the first result, not the one before it (which would then stay live). */
-static int32_t earlier_same(const struct opt *o, uint32_t i)
+/* The version of an operand's register at the scan's position (0 for
+ * immediates): two reads of one version read the same value. */
+static uint32_t opnd_version(const struct opt *o, struct sc_opnd x)
 {
-   const struct sc_mir *mir = o->mir;
-   const struct sc_minst *in = &mir->code[i];
-   int32_t found = -1;
-   for (uint32_t k = i; k > 0 && !o->leader[k];) {
-      const struct sc_minst *p = &mir->code[--k];
-      if (o->dead[k])
-         continue;
-      if (p->op == in->op && p->mod == in->mod && p->imm == in->imm && same_opnd(p->a, in->a) &&
-          same_opnd(p->b, in->b) && same_opnd(p->c, in->c) && is_reg(p->dst) && !p->dst.part &&
-          !reads(p, p->dst.value) &&
-          mir->regs[p->dst.value].size == mir->regs[in->dst.value].size &&
-          !(mir->regs[in->dst.value].uniform && !mir->regs[p->dst.value].uniform))
-         found = (int32_t)k;
-      /* one of i's sources changes here: an earlier match read another value */
-      if (is_reg(p->dst) && reads(in, p->dst.value))
-         return found;
-   }
-   return found;
+   return is_reg(x) ? o->version[x.value] : 0;
 }
 
-/* A repeated ALU instruction: later reads in the block use the first
- * result; the repeat goes if nothing else reads it. */
-static bool eliminate_common(struct opt *o, uint32_t i)
+static uint32_t cse_hash(const struct opt *o, const struct sc_minst *in)
+{
+   uint32_t h = 2166136261u;
+   const uint32_t f[] = {in->op, in->mod, in->imm, o->block,
+                         in->a.kind | (uint32_t)in->a.part << 8, in->a.value, opnd_version(o, in->a),
+                         in->b.kind | (uint32_t)in->b.part << 8, in->b.value, opnd_version(o, in->b),
+                         in->c.kind | (uint32_t)in->c.part << 8, in->c.value, opnd_version(o, in->c)};
+   for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
+      h = (h ^ f[k]) * 16777619u;
+   return h;
+}
+
+/* Whether instruction i may stand for later repeats: its result in a whole
+ * register it does not also read. */
+static bool cse_candidate(const struct opt *o, uint32_t i)
+{
+   const struct sc_minst *in = &o->mir->code[i];
+   return pure(in) && in->op != ISA_OP_MOV && is_reg(in->dst) && !in->dst.part &&
+          !reads(in, in->dst.value);
+}
+
+/* Whether earlier instruction k computes what instruction i does, from
+ * the same values (a source written since k changes its version, and so
+ * the slot i looks in), with its result still in its register. */
+static bool cse_same(const struct opt *o, uint32_t k, uint32_t i, const uint32_t *at_version)
+{
+   const struct sc_mir *mir = o->mir;
+   const struct sc_minst *p = &mir->code[k], *in = &mir->code[i];
+   /* k >= block: in this block (blocks are ranges of the code), never one
+    * another mask ran, whatever the hash table's probing met */
+   return k >= o->block && !o->dead[k] && cse_candidate(o, k) && p->op == in->op && p->mod == in->mod &&
+          p->imm == in->imm && same_opnd(p->a, in->a) && same_opnd(p->b, in->b) &&
+          same_opnd(p->c, in->c) && o->version[p->dst.value] == at_version[k];
+}
+
+/*
+ * A repeated ALU instruction: later reads in the block use the first
+ * result; the repeat goes if nothing else reads it. Value numbering: the
+ * scan keeps, per block, the first instruction computing each
+ * (operation, sources at their versions), so each instruction costs one
+ * lookup however long the block (walking back over the block made a
+ * block of n instructions cost n^2). The first, not the latest: an
+ * unrolled loop repeats a computation many times, and each repeat reads
+ * the first result, not the one before it (which would then stay live).
+ */
+static bool eliminate_common(struct opt *o, uint32_t i, uint32_t *at_version)
 {
    struct sc_minst *in = &o->mir->code[i];
-   if (!pure(in) || in->op == ISA_OP_MOV || !is_reg(in->dst) || in->dst.part ||
-       o->defs[in->dst.value] != 1 || reads(in, in->dst.value))
+   if (!cse_candidate(o, i) || o->defs[in->dst.value] != 1)
       return false;
-   int32_t k = earlier_same(o, i);
-   if (k < 0)
-      return false;
-   /* the earlier result must survive up to i */
-   uint32_t r = o->mir->code[k].dst.value;
-   for (uint32_t j = (uint32_t)k + 1; j < i; j++) {
-      if (!o->dead[j] && writes(&o->mir->code[j], r))
+   uint32_t slot = cse_hash(o, in) & o->table_mask;
+   work(o->mir, 1);
+   for (uint32_t k; (k = o->table[slot]) != NONE; slot = (slot + 1) & o->table_mask) {
+      work(o->mir, 1);
+      if (!cse_same(o, k, i, at_version))
+         continue;
+      const struct sc_mir *mir = o->mir;
+      const struct sc_minst *p = &mir->code[k];
+      if (mir->regs[p->dst.value].size != mir->regs[in->dst.value].size ||
+          (mir->regs[in->dst.value].uniform && !mir->regs[p->dst.value].uniform))
          return false;
+      return replace_reads(o, i + 1, in->dst.value, p->dst) > 0;
    }
-   return replace_reads(o, i + 1, in->dst.value, o->mir->code[k].dst) > 0;
+   o->table[slot] = i;
+   return false;
 }
 
 /*
@@ -277,11 +354,13 @@ static bool fuse_multiply_add(struct opt *o, uint32_t i)
          continue;
       for (uint32_t k = i, seen = 0; k > 0 && !o->leader[k] && seen < FUSE_WINDOW; seen++) {
          struct sc_minst *mul = &mir->code[--k];
+         work(mir, 1);
          if (o->dead[k] || !writes(mul, t.value))
             continue;
          if (mul->op != ISA_OP_FMUL || mul->exact || mul->dst.part)
             break;
          /* the multiply's sources must still hold their values at the add */
+         work(mir, i - k);
          for (uint32_t j = k + 1; j < i; j++) {
             const struct sc_minst *between = &mir->code[j];
             if (!o->dead[j] && is_reg(between->dst) &&
@@ -339,11 +418,13 @@ static bool eliminate_common_pair(struct opt *o, uint32_t i)
    const struct sc_minst *lo = &mir->code[i], *hi = &mir->code[i + 1];
    for (uint32_t k = i; k > 0 && !o->leader[k];) {
       const struct sc_minst *p = &mir->code[--k];
+      work(mir, 1);
       if (!o->dead[k] && is_reg(p->dst) && (reads(lo, p->dst.value) || reads(hi, p->dst.value)))
          return false;   /* a source changes here: earlier pairs read other values */
       if (k + 2 > i || !pair_def(o, k, &e) || !same_inst(p, lo) || !same_inst(p + 1, hi) ||
           (mir->regs[r].uniform && !mir->regs[e].uniform))
          continue;
+      work(mir, i - k);
       for (uint32_t j = k + 2; j < i; j++) {
          if (!o->dead[j] && writes(&mir->code[j], e))
             return false;
@@ -397,6 +478,7 @@ static bool fold_negation(struct opt *o, uint32_t i)
       return false;
    for (uint32_t k = i; k > 0 && !o->leader[k];) {
       struct sc_minst *c = &mir->code[--k];
+      work(mir, 1);
       if (o->dead[k])
          continue;
       if (writes(c, t)) {
@@ -434,6 +516,7 @@ static bool drop_final_return(struct opt *o, uint32_t i)
 static bool remove_dead(struct opt *o)
 {
    bool changed = false;
+   work(o->mir, o->mir->count);
    for (uint32_t i = 0; i < o->mir->count; i++) {
       const struct sc_minst *in = &o->mir->code[i];
       if (!o->dead[i] && pure(in) && is_reg(in->dst) && !o->uses[in->dst.value] &&
@@ -462,7 +545,9 @@ static bool remove_dead(struct opt *o)
 static bool hoist_loop(struct opt *o, uint32_t l, uint32_t end)
 {
    struct sc_mir *mir = o->mir;
-   memset(o->written, 0, mir->reg_count * sizeof(*o->written));
+   /* written[] is zero between calls: each call clears what it counted,
+    * so a program of many loops costs their sizes, not loops x registers */
+   work(mir, 3 * (end - l));
    for (uint32_t k = l + 1; k < end; k++) {
       if (!o->dead[k] && o->anchor[k] == NONE && is_reg(mir->code[k].dst))
          o->written[mir->code[k].dst.value]++;
@@ -484,6 +569,10 @@ static bool hoist_loop(struct opt *o, uint32_t l, uint32_t end)
       o->written[in->dst.value]--;
       moved++;
    }
+   for (uint32_t k = l + 1; k < end; k++) {
+      if (is_reg(mir->code[k].dst))
+         o->written[mir->code[k].dst.value] = 0;
+   }
    return moved > 0;
 }
 
@@ -491,6 +580,8 @@ static bool hoist_invariants(struct opt *o)
 {
    uint32_t open[ISA_MAX_STACK], depth = 0;
    bool changed = false;
+   memset(o->written, 0, o->mir->reg_count * sizeof(*o->written));
+   work(o->mir, o->mir->reg_count);
    for (uint32_t i = 0; i < o->mir->count; i++) {
       if (o->mir->code[i].op == ISA_OP_LOOP && depth < ISA_MAX_STACK)
          open[depth++] = i;
@@ -523,6 +614,7 @@ static void share_special_registers(struct opt *o)
       struct sc_opnd with = mir->code[f].dst;
       if (mir->regs[in->dst.value].uniform && !mir->regs[with.value].uniform)
          continue;
+      work(mir, mir->count);
       for (uint32_t j = 0; j < mir->count; j++) {
          for (int k = 0; k < 3; k++) {
             struct sc_opnd *x = src(&mir->code[j], k);
@@ -545,6 +637,7 @@ static bool compact(struct opt *o)
 {
    struct sc_mir *mir = o->mir;
    uint32_t count = mir->count;
+   work(mir, 3 * count + mir->label_count);
    struct sc_minst *code = malloc((count ? count : 1) * sizeof(*code));
    uint32_t *moved = o->defs, *next = o->written, *head = o->uses;   /* reused */
    if (!code)
@@ -580,7 +673,8 @@ static bool compact(struct opt *o)
 static void opt_free(struct opt *o)
 {
    free(o->defs), free(o->uses), free(o->leader), free(o->dead), free(o->anchor),
-      free(o->written);
+      free(o->written), free(o->version), free(o->table), free(o->subst), free(o->subst_from),
+      free(o->subst_block), free(o->last_write);
 }
 
 /* The pass state for mir: nothing dead, nothing moved. */
@@ -594,7 +688,18 @@ static void opt_init(struct opt *o, struct sc_mir *mir, struct sc_error *e)
    o->anchor = malloc(n * sizeof(*o->anchor));
    o->leader = malloc(mir->count + 1);
    o->dead = calloc(mir->count + 1, 1);
-   if (!o->defs || !o->uses || !o->written || !o->anchor || !o->leader || !o->dead) {
+   o->table_mask = 15;
+   while (o->table_mask < 2 * mir->count)
+      o->table_mask = o->table_mask * 2 + 1;
+   o->version = malloc(n * sizeof(*o->version));
+   o->table = malloc(((size_t)o->table_mask + 1) * sizeof(*o->table));
+   o->subst = malloc(n * sizeof(*o->subst));
+   o->subst_from = malloc(n * sizeof(*o->subst_from));
+   o->subst_block = malloc(n * sizeof(*o->subst_block));
+   o->last_write = malloc(n * sizeof(*o->last_write));
+   if (!o->defs || !o->uses || !o->written || !o->anchor || !o->leader || !o->dead ||
+       !o->version || !o->table || !o->subst || !o->subst_from || !o->subst_block ||
+       !o->last_write) {
       opt_free(o);
       sc_fail(e, "out of memory");
    }
@@ -613,18 +718,42 @@ static bool optimize_round(struct sc_mir *mir, struct sc_error *e)
    share_special_registers(&o);
    for (int round = 0; round < 4; round++) {
       bool changed = false;
+      work(mir, 2 * (uint64_t)mir->count + mir->reg_count + o.table_mask);
+      memset(o.version, 0, mir->reg_count * sizeof(*o.version));
+      memset(o.subst, 0, mir->reg_count * sizeof(*o.subst));
+      memset(o.last_write, 0, mir->reg_count * sizeof(*o.last_write));
+      memset(o.table, 0xff, ((size_t)o.table_mask + 1) * sizeof(*o.table));
+      /* per instruction, its result's version once written (anchor is
+       * free scratch until hoist_invariants) */
+      uint32_t *at_version = o.anchor;
       for (uint32_t i = 0; i < mir->count; i++) {
+         if (o.leader[i])
+            o.block = i;
          if (o.dead[i])
             continue;
-         changed |= fold_store_back(&o, i) || fold_negation(&o, i) || drop_final_return(&o, i);
+         apply_substitutions(&o, i);
+         if (fold_store_back(&o, i) || fold_negation(&o, i)) {
+            /* an earlier instruction writes this one's result now */
+            o.version[mir->code[i].dst.value]++;
+            o.last_write[mir->code[i].dst.value] = i + 1;
+            changed = true;
+         }
+         changed |= drop_final_return(&o, i);
          if (o.dead[i])
             continue;
          /* each rewrite is tried whatever the one before did */
          changed |= propagate_copy(&o, i);
-         changed |= eliminate_common(&o, i);
+         changed |= eliminate_common(&o, i, at_version);
          changed |= eliminate_common_pair(&o, i);
          changed |= fuse_multiply_add(&o, i);
+         if (!o.dead[i] && is_reg(mir->code[i].dst)) {
+            at_version[i] = ++o.version[mir->code[i].dst.value];
+            o.last_write[mir->code[i].dst.value] = i + 1;
+         }
       }
+      for (uint32_t i = 0; i < mir->count; i++)
+         o.anchor[i] = NONE;
+      count(&o);   /* replace_reads credited `with` with reads it may not have taken */
       changed |= remove_dead(&o);
       if (!changed)
          break;
@@ -698,6 +827,7 @@ static bool uniform_loop(const struct opt *o, uint32_t l, uint32_t *end, bool *c
    *continued = false;
    for (uint32_t i = l + 1; i < mir->count; i++) {
       const struct sc_minst *in = &mir->code[i];
+      work(mir, 1);
       if (o->dead[i])
          continue;
       switch (in->op) {
@@ -818,6 +948,7 @@ static void drop_contjoin(struct opt *o, uint32_t l, uint32_t end)
 void sc_mir_uniform_loops(struct sc_mir *mir, struct sc_error *e)
 {
    uint32_t loops = 0;
+   work(mir, mir->count);
    for (uint32_t i = 0; i < mir->count; i++)
       loops += mir->code[i].op == ISA_OP_LOOP;
    reserve_labels(mir, loops, e);

@@ -14,6 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Counts n units of work against register allocation (sc_program.work). */
+static void work(struct sc_mir *mir, uint64_t n)
+{
+   mir->work[SC_PASS_REGALLOC] += n;
+}
+
 /* Memory and atomic instructions take no immediate operand, and an
  * instruction has one immediate field: extra immediates go through a
  * uniform register first. */
@@ -108,54 +114,81 @@ static void touch(struct sc_mir *mir, const struct sc_opnd *o, int32_t i)
       r->end = i;
 }
 
+/* The loops of the code: per instruction, the innermost loop holding it
+ * (its LOOP's index, NONE outside every loop); per LOOP, its ENDLOOP's
+ * index and the loop around it. */
+#define NONE UINT32_MAX
+
+struct loops {
+   uint32_t *at, *end, *parent;
+};
+
+static bool find_loops(struct sc_mir *mir, struct loops *l)
+{
+   size_t n = mir->count ? mir->count : 1;
+   l->at = malloc(3 * n * sizeof(*l->at));
+   if (!l->at)
+      return false;
+   l->end = l->at + n;
+   l->parent = l->end + n;
+   uint32_t open = NONE;
+   work(mir, mir->count);
+   for (uint32_t i = 0; i < mir->count; i++) {
+      uint16_t op = mir->code[i].op;
+      if (op == ISA_OP_LOOP) {
+         l->parent[i] = open;
+         l->end[i] = i;   /* until its ENDLOOP */
+         open = i;
+      }
+      l->at[i] = open;
+      if (op == ISA_OP_ENDLOOP && open != NONE) {
+         l->end[open] = i;
+         open = l->parent[open];
+      }
+   }
+   return true;
+}
+
 /* A value live into a loop (defined before it, used in it) is live through
  * the whole loop: later iterations use it again. So is a promoted variable
  * touched in a loop: an iteration may read what the previous one wrote
- * after the read's position. */
-static bool extend_over_loops(struct sc_mir *mir)
+ * after the read's position. The loops that can ask for either hold the
+ * interval's start or its end (one entirely inside the interval is
+ * covered already), so the walk goes out from both through the loops
+ * holding them, again after each extension: the interval only grows, and
+ * the work is the nesting depth's, not the number of loops'. */
+static void extend_over_loops(struct sc_mir *mir, struct sc_vreg *v, const struct loops *l)
 {
-   bool changed = false;
-   int32_t starts[64];
-   int depth = 0;
-   for (uint32_t i = 0; i < mir->count; i++) {
-      uint16_t op = mir->code[i].op;
-      if (op == ISA_OP_LOOP && depth < 64) {
-         starts[depth++] = (int32_t)i;
-      } else if (op == ISA_OP_ENDLOOP && depth > 0) {
-         int32_t s = starts[--depth], e = (int32_t)i;
-         for (uint32_t r = 0; r < mir->reg_count; r++) {
-            struct sc_vreg *v = &mir->regs[r];
-            bool live_in = v->start >= 0 && v->start < s && v->end >= s && v->end < e;
-            bool var_in = v->variable && v->start >= 0 && v->start <= e && v->end >= s &&
-                          (v->start > s || v->end < e);
+   bool changed = true;
+   while (changed) {
+      changed = false;
+      for (int side = 0; side < 2; side++) {
+         for (uint32_t s = l->at[side ? v->end : v->start]; s != NONE; s = l->parent[s]) {
+            int32_t b = (int32_t)s, e = (int32_t)l->end[s];
+            work(mir, 1);
+            bool live_in = v->start < b && v->end >= b && v->end < e;
+            bool var_in = v->variable && v->start <= e && v->end >= b &&
+                          (v->start > b || v->end < e);
             if (live_in || var_in) {
-               if (v->start > s)
-                  v->start = s;
-               if (v->end < e)
-                  v->end = e;
+               v->start = v->start < b ? v->start : b;
+               v->end = v->end > e ? v->end : e;
                changed = true;
             }
          }
       }
    }
-   return changed;
-}
-
-static int by_start(const void *a, const void *b, void *regs)
-{
-   const struct sc_vreg *r = regs;
-   int32_t x = r[*(const uint32_t *)a].start, y = r[*(const uint32_t *)b].start;
-   return (x > y) - (x < y);
 }
 
 struct file {
    int32_t busy_until[ISA_MAX_VREGS];   /* last instruction of the value there, -1: free */
    uint32_t high;                       /* registers used */
+   uint64_t work;                       /* places looked at */
 };
 
 static int32_t take(struct file *f, uint32_t size, int32_t start, int32_t end)
 {
    for (uint32_t p = 0; p + size <= ISA_MAX_VREGS; p++) {
+      f->work++;
       bool ok = true;
       for (uint32_t k = 0; k < size && ok; k++)
          ok = f->busy_until[p + k] < start;
@@ -170,23 +203,38 @@ static int32_t take(struct file *f, uint32_t size, int32_t start, int32_t end)
    return -1;
 }
 
-static void sort_by_start(uint32_t *order, uint32_t n, struct sc_vreg *regs)
+/* The registers in order of their interval's start, those starting
+ * together in register order: a counting sort, linear in registers and
+ * instructions (starts are instruction indices). False if out of memory. */
+static bool sort_by_start(struct sc_mir *mir, uint32_t *order, uint32_t n)
 {
-   /* insertion sort is fine: registers come out mostly in start order */
-   for (uint32_t i = 1; i < n; i++) {
-      uint32_t x = order[i];
-      uint32_t j = i;
-      while (j > 0 && by_start(&order[j - 1], &x, regs) > 0) {
-         order[j] = order[j - 1];
-         j--;
-      }
-      order[j] = x;
+   uint32_t *first = calloc((size_t)mir->count + 1, sizeof(*first));
+   uint32_t *sorted = malloc((n ? n : 1) * sizeof(*sorted));
+   if (!first || !sorted) {
+      free(first);
+      free(sorted);
+      return false;
    }
+   work(mir, 2 * (uint64_t)n + mir->count);
+   for (uint32_t i = 0; i < n; i++)
+      first[mir->regs[order[i]].start]++;
+   for (uint32_t p = 0, at = 0; p <= mir->count; p++) {
+      uint32_t c = first[p];
+      first[p] = at;
+      at += c;
+   }
+   for (uint32_t i = 0; i < n; i++)
+      sorted[first[mir->regs[order[i]].start]++] = order[i];
+   memcpy(order, sorted, n * sizeof(*order));
+   free(first);
+   free(sorted);
+   return true;
 }
 
 void sc_regalloc(struct sc_mir *mir, struct sc_error *e, uint32_t *vregs, uint32_t *uregs)
 {
    legalize(mir, e);
+   work(mir, 3 * (uint64_t)mir->count + mir->reg_count);
    for (uint32_t r = 0; r < mir->reg_count; r++)
       mir->regs[r].start = mir->regs[r].end = -1;
    for (uint32_t i = 0; i < mir->count; i++) {
@@ -196,8 +244,14 @@ void sc_regalloc(struct sc_mir *mir, struct sc_error *e, uint32_t *vregs, uint32
       touch(mir, &in->b, (int32_t)i);
       touch(mir, &in->c, (int32_t)i);
    }
-   for (int guard = 0; guard < 64 && extend_over_loops(mir); guard++)
-      ;
+   struct loops loops;
+   if (!find_loops(mir, &loops))
+      sc_fail(e, "out of memory");
+   for (uint32_t r = 0; r < mir->reg_count; r++) {
+      if (mir->regs[r].start >= 0)
+         extend_over_loops(mir, &mir->regs[r], &loops);
+   }
+   free(loops.at);
    uint32_t *order = malloc((mir->reg_count ? mir->reg_count : 1) * sizeof(*order));
    struct file *vf = malloc(sizeof(*vf)), *uf = malloc(sizeof(*uf));
    if (!order || !vf || !uf) {
@@ -211,10 +265,16 @@ void sc_regalloc(struct sc_mir *mir, struct sc_error *e, uint32_t *vregs, uint32
       if (mir->regs[r].start >= 0)
          order[n++] = r;
    }
-   sort_by_start(order, n, mir->regs);
+   if (!sort_by_start(mir, order, n)) {
+      free(order);
+      free(vf);
+      free(uf);
+      sc_fail(e, "out of memory");
+   }
    memset(vf->busy_until, 0xff, sizeof(vf->busy_until));
    memset(uf->busy_until, 0xff, sizeof(uf->busy_until));
    vf->high = uf->high = 0;
+   vf->work = uf->work = 0;
    for (uint32_t i = 0; i < n; i++) {
       struct sc_vreg *v = &mir->regs[order[i]];
       int32_t p = take(v->uniform ? uf : vf, v->size, v->start, v->end);
@@ -230,6 +290,7 @@ void sc_regalloc(struct sc_mir *mir, struct sc_error *e, uint32_t *vregs, uint32
    }
    *vregs = vf->high;
    *uregs = uf->high;
+   work(mir, vf->work + uf->work);
    free(order);
    free(vf);
    free(uf);

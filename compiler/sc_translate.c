@@ -136,6 +136,13 @@ struct tx {
    uint8_t *var_divergent;      /* per promoted variable: may differ between lanes */
    uint8_t *ctrl;               /* per block: reached by only part of the lanes */
    uint32_t *stack;             /* per block: scratch for walks */
+   uint32_t *members;           /* per block: scratch, the blocks loop_blocks() marked */
+   uint32_t *visited;           /* per block: scratch, the blocks a walk marked seen */
+   uint32_t *merge_header;      /* per block: the header whose merge it is, or UINT32_MAX */
+   uint32_t *cont_header;       /* per block: the loop whose continue target it is, or
+                                   UINT32_MAX */
+   uint32_t *pred_first, *pred_list;   /* per block: its predecessors, pred_list[pred_first[b]
+                                          .. pred_first[b + 1]) */
    /* The loop forest (find_loops): per block, the header block of the
     * innermost loop holding it, and per loop header, the header of the
     * loop around it; UINT32_MAX for none. */
@@ -154,11 +161,18 @@ struct tx {
    struct sc_opnd set_va[HW_ROOT_SETS];   /* descriptor sets' addresses, once loaded */
    bool root_loaded;
    bool exact;                  /* the instruction being translated is NoContraction */
+   enum sc_pass pass;           /* what the work counted now is charged to */
    uint32_t counter_phi;        /* the counter of the SSA-form loop being unrolled: its
                                    phi's back-edge copies are left out (see unroll) */
 };
 
 #define FAIL(...) sc_fail(t->e, __VA_ARGS__)
+
+/* Counts n units of work against the pass running (sc_program.work). */
+static void work(const struct tx *t, uint64_t n)
+{
+   t->mir->work[t->pass] += n;
+}
 
 static const uint32_t *W(const struct tx *t, uint32_t at) { return &t->m->words[at]; }
 
@@ -330,6 +344,7 @@ static struct sc_minst *emit(struct tx *t, enum isa_op op, uint32_t mod, struct 
    struct sc_mir *mir = t->mir;
    mir->code = grow_array(mir->code, &mir->capacity, mir->count + 1, sizeof(*mir->code), t->e);
    struct sc_minst *in = &mir->code[mir->count++];
+   mir->work[SC_PASS_TRANSLATE]++;
    *in = (struct sc_minst){.op = (uint16_t)op, .mod = (uint16_t)mod, .dst = dst, .a = a, .b = b,
                            .c = c, .label = UINT32_MAX, .line = t->line, .exact = t->exact};
    return in;
@@ -3441,6 +3456,7 @@ static void instruction(struct tx *t, uint32_t at)
    uint16_t op = sc_op(t->m, at);
    uint32_t id = result_id(t, at);
    t->exact = id && t->m->ids[id].no_contraction;
+   work(t, 1);
    switch (op) {
    case SpvOpNop: case SpvOpLine: case SpvOpNoLine: case SpvOpSelectionMerge: case SpvOpLoopMerge:
    case SpvOpPhi: case SpvOpLabel: case SpvOpFunction: case SpvOpFunctionParameter:
@@ -4149,7 +4165,8 @@ struct counted {
    uint32_t final;              /* and after the loop */
 };
 
-static void loop_blocks(struct tx *t, uint32_t h, uint8_t *in);
+static uint32_t loop_blocks(struct tx *t, uint32_t h, uint8_t *in);
+static void unmark(uint8_t *in, const uint32_t *list, uint32_t n);
 static uint32_t successors(const struct tx *t, const struct block *b, uint32_t *out, uint32_t max);
 static void source_line(struct tx *t, uint32_t at);
 
@@ -4237,15 +4254,15 @@ static bool entry_value(struct tx *t, const struct block *hb, uint32_t cont, uin
                         uint32_t *init)
 {
    const struct block *pre = NULL;
-   for (uint32_t i = 0; i < t->block_count; i++) {
-      uint32_t succ[256], n = successors(t, &t->blocks[i], succ, 256);
-      for (uint32_t k = 0; k < n; k++) {
-         if (&t->blocks[succ[k]] != hb || t->blocks[i].label == cont)
-            continue;
-         if (pre || sc_op(t->m, t->blocks[i].term) != SpvOpBranch)
-            return false;
-         pre = &t->blocks[i];
-      }
+   uint32_t hi = (uint32_t)(hb - t->blocks);
+   for (uint32_t k = t->pred_first[hi]; k < t->pred_first[hi + 1]; k++) {
+      const struct block *p = &t->blocks[t->pred_list[k]];
+      work(t, 1);
+      if (p->label == cont)
+         continue;
+      if (pre || sc_op(t->m, p->term) != SpvOpBranch)
+         return false;
+      pre = p;
    }
    uint32_t store = 0;
    for (uint32_t at = pre ? pre->first_inst : 0; pre && at < pre->term; at += sc_len(t->m, at)) {
@@ -4259,14 +4276,14 @@ static bool entry_value(struct tx *t, const struct block *hb, uint32_t cont, uin
  * returns or ends the invocation, every merge block inside is in the loop
  * (a break or continue would leave one unreachable), and the body is
  * small enough for trips copies. */
-static bool plain_body(struct tx *t, const uint8_t *in, const struct counted *c, uint32_t h,
-                       uint32_t merge)
+static bool plain_body(struct tx *t, const uint8_t *in, uint32_t count, const struct counted *c,
+                       uint32_t h, uint32_t merge)
 {
    uint32_t to_cont = 0, size = 0;
-   for (uint32_t i = 0; i < t->block_count; i++) {
+   for (uint32_t m = 0; m < count; m++) {
+      uint32_t i = t->members[m];
       const struct block *b = &t->blocks[i];
-      if (!in[i])
-         continue;
+      work(t, 1);
       uint16_t term = sc_op(t->m, b->term);
       if (term != SpvOpBranch && term != SpvOpBranchConditional && term != SpvOpSwitch)
          return false;
@@ -4424,7 +4441,7 @@ static bool counted_phi(struct tx *t, const struct block *hb, struct counted *c,
 }
 
 /* Whether the loop headed by hb is a counted loop to unroll (see above). */
-static bool counted_loop(struct tx *t, const struct block *hb, struct counted *c)
+static bool counted_loop_found(struct tx *t, const struct block *hb, struct counted *c)
 {
    uint32_t merge = arg(t, hb->merge, 1);
    *c = (struct counted){.header = hb->label, .cont = arg(t, hb->merge, 2), .merge = merge};
@@ -4440,13 +4457,22 @@ static bool counted_loop(struct tx *t, const struct block *hb, struct counted *c
       return false;
    if (!count_trips(c, cmp, bound, step, k, init))
       return false;
-   uint8_t *in = malloc(t->block_count);
+   uint8_t *in = calloc(t->block_count, 1);
    if (!in)
       FAIL("out of memory");
-   loop_blocks(t, (uint32_t)(hb - t->blocks), in);
-   bool ok = plain_body(t, in, c, (uint32_t)(hb - t->blocks), merge);
+   uint32_t n = loop_blocks(t, (uint32_t)(hb - t->blocks), in);
+   bool ok = plain_body(t, in, n, c, (uint32_t)(hb - t->blocks), merge);
    free(in);
    return ok;
+}
+
+/* counted_loop_found, its work counted as the unroller's. */
+static bool counted_loop(struct tx *t, const struct block *hb, struct counted *c)
+{
+   t->pass = SC_PASS_UNROLL;
+   bool found = counted_loop_found(t, hb, c);
+   t->pass = SC_PASS_TRANSLATE;
+   return found;
 }
 
 /* X's instructions (the counter's load and compare): they dominate the
@@ -4742,6 +4768,7 @@ static bool branch_divergent(const struct tx *t, const struct block *b)
 /* Calls fn for each successor block index of block b. */
 static uint32_t successors(const struct tx *t, const struct block *b, uint32_t *out, uint32_t max)
 {
+   work(t, 1);
    uint32_t at = b->term, len = sc_len(t->m, at), first = 0, n = 0;
    switch (sc_op(t->m, at)) {
    case SpvOpBranch: first = 1; len = len < 2 ? len : 2; break;
@@ -4770,17 +4797,21 @@ static bool leaves_loop(struct tx *t, uint32_t bi, uint32_t h, const uint8_t *in
 {
    const struct block *b = &t->blocks[bi], *hb = &t->blocks[h];
    uint32_t cont = arg(t, hb->merge, 2), own_merge = b->merge ? arg(t, b->merge, 1) : 0;
-   memset(seen, 0, t->block_count);
-   uint32_t sp = successors(t, b, stack, t->block_count);
-   while (sp) {
+   uint32_t sp = successors(t, b, stack, t->block_count), marked = 0;
+   bool leaves = false;
+   while (sp && !leaves) {
       uint32_t i = stack[--sp];
       const struct block *x = &t->blocks[i];
-      if (!in[i])
-         return true;
+      work(t, 1);
+      if (!in[i]) {
+         leaves = true;
+         break;
+      }
       if (seen[i] || i == h || x->label == cont || x->label == own_merge ||
           (!own_merge && t->join[i]))
          continue;
       seen[i] = 1;
+      t->visited[marked++] = i;
       /* A loop nested in h is left only through its merge (a break
        * leaves the innermost loop alone): its body is skipped, which
        * keeps this walk from growing with the nesting below. */
@@ -4795,24 +4826,25 @@ static bool leaves_loop(struct tx *t, uint32_t bi, uint32_t h, const uint8_t *in
       for (uint32_t k = 0; k < n && sp < t->block_count; k++)
          stack[sp++] = next[k];
    }
-   return false;
+   unmark(seen, t->visited, marked);
+   return leaves;
 }
 
 /* The blocks of the loop headed by block h: reachable from it without
- * passing its merge. */
-static void loop_blocks(struct tx *t, uint32_t h, uint8_t *in)
+ * passing its merge. Marks them in in[], which must be clear, and lists
+ * them in t->members; returns how many. The caller clears in[] with
+ * unmark() when done, so that a walk costs the loop's size, not the
+ * function's. */
+static uint32_t loop_blocks(struct tx *t, uint32_t h, uint8_t *in)
 {
    uint32_t merge = arg(t, t->blocks[h].merge, 1);
-   uint32_t *stack = malloc(t->block_count * sizeof(*stack));
-   if (!stack)
-      FAIL("out of memory");
-   uint32_t sp = 0;
-   memset(in, 0, t->block_count);
-   stack[sp++] = h;
+   uint32_t *list = t->members, n = 0, sp = 0;
    in[h] = 1;
-   while (sp) {
-      const struct block *b = &t->blocks[stack[--sp]];
+   list[n++] = h;
+   while (sp < n) {
+      const struct block *b = &t->blocks[list[sp++]];
       uint32_t at = b->term, len = sc_len(t->m, at), first = 0, step = 1;
+      work(t, 1);
       switch (sc_op(t->m, at)) {
       case SpvOpBranch: first = 1; len = 2; break;
       case SpvOpBranchConditional: first = 2; len = len < 4 ? len : 4; break;
@@ -4828,11 +4860,18 @@ static void loop_blocks(struct tx *t, uint32_t h, uint8_t *in)
          uint32_t bi = (uint32_t)t->block_of[target];
          if (!in[bi]) {
             in[bi] = 1;
-            stack[sp++] = bi;
+            list[n++] = bi;
          }
       }
    }
-   free(stack);
+   return n;
+}
+
+/* Clears the n marks of list in in[]. */
+static void unmark(uint8_t *in, const uint32_t *list, uint32_t n)
+{
+   for (uint32_t i = 0; i < n; i++)
+      in[list[i]] = 0;
 }
 
 /* Temporal divergence: lanes that leave a loop in different iterations
@@ -4847,6 +4886,7 @@ static bool mark_live_out(struct tx *t, const uint8_t *in)
 {
    const struct sc_module *m = t->m;
    memset(t->used_outside, 0, m->bound);
+   work(t, m->bound + (t->m->function_end - t->m->function_start));
    for (uint32_t i = 0; i < t->block_count; i++) {
       if (in[i])
          continue;
@@ -4882,30 +4922,26 @@ static bool divergent_join(struct tx *t, const struct block *b)
    uint32_t succ[256];
    if (t->preds[bi] < 2)
       return false;
-   for (uint32_t i = 0; i < t->block_count; i++) {
-      const struct block *h = &t->blocks[i];
-      if (sc_op(t->m, h->term) == SpvOpSwitch && branch_divergent(t, h)) {
-         uint32_t n = successors(t, h, succ, 256);
-         for (uint32_t k = 0; k < n; k++) {
-            if (succ[k] == bi)
-               return true;
-         }
-      }
-      if (h->merge && sc_op(t->m, h->merge) == SpvOpLoopMerge && arg(t, h->merge, 2) == b->label &&
-          b->label != h->label) {
-         uint8_t *in = malloc(t->block_count);
-         if (!in)
-            FAIL("out of memory");
-         loop_blocks(t, i, in);
-         bool divergent = false;
-         for (uint32_t j = 0; j < t->block_count && !divergent; j++)
-            divergent = in[j] && branch_divergent(t, &t->blocks[j]);
-         free(in);
-         if (divergent)
-            return true;
-      }
+   for (uint32_t k = t->pred_first[bi]; k < t->pred_first[bi + 1]; k++) {
+      const struct block *h = &t->blocks[t->pred_list[k]];
+      work(t, 1);
+      if (sc_op(t->m, h->term) == SpvOpSwitch && branch_divergent(t, h))
+         return true;
    }
-   return false;
+   uint32_t l = t->cont_header[bi];
+   if (l == UINT32_MAX || l == bi)
+      return false;
+   uint8_t *in = calloc(t->block_count, 1);
+   if (!in)
+      FAIL("out of memory");
+   uint32_t n = loop_blocks(t, l, in);
+   free(in);
+   bool divergent = false;
+   for (uint32_t m = 0; m < n && !divergent; m++)
+      divergent = branch_divergent(t, &t->blocks[t->members[m]]);
+   work(t, n);
+   (void)succ;
+   return divergent;
 }
 
 /* The loop forest, once (and the edges into each block): structured loops nest, so the innermost loop
@@ -4920,36 +4956,66 @@ static void find_loops(struct tx *t, uint8_t *in)
    uint32_t *size = malloc(2 * n * sizeof(*size));
    t->loop_of = malloc(n * sizeof(*t->loop_of));
    t->loop_parent = malloc(n * sizeof(*t->loop_parent));
-   if (!size || !t->loop_of || !t->loop_parent) {
+   t->preds = calloc(n, sizeof(*t->preds));
+   t->pred_first = calloc(n + 1, sizeof(*t->pred_first));
+   t->members = malloc(n * sizeof(*t->members));
+   t->visited = malloc(n * sizeof(*t->visited));
+   t->merge_header = malloc(n * sizeof(*t->merge_header));
+   t->cont_header = malloc(n * sizeof(*t->cont_header));
+   if (!size || !t->loop_of || !t->loop_parent || !t->preds || !t->pred_first || !t->members ||
+       !t->visited || !t->merge_header || !t->cont_header) {
       free(size);
       FAIL("out of memory");
    }
    uint32_t *parent_size = size + n;
-   t->preds = calloc(n, sizeof(*t->preds));
-   if (!t->preds) {
-      free(size);
-      FAIL("out of memory");
-   }
    for (uint32_t i = 0; i < n; i++) {
-      t->loop_of[i] = t->loop_parent[i] = UINT32_MAX;
+      t->loop_of[i] = t->loop_parent[i] = t->merge_header[i] = t->cont_header[i] = UINT32_MAX;
       size[i] = parent_size[i] = UINT32_MAX;
    }
+   /* the edges, as predecessor lists (an edge taken twice counts twice) */
+   uint64_t edges = 0;
    for (uint32_t i = 0; i < t->block_count; i++) {
       uint32_t m = successors(t, &t->blocks[i], t->stack, t->block_count);
       for (uint32_t k = 0; k < m; k++)
          t->preds[t->stack[k]]++;
+      edges += m;
    }
+   t->pred_list = malloc((edges ? edges : 1) * sizeof(*t->pred_list));
+   if (!t->pred_list) {
+      free(size);
+      FAIL("out of memory");
+   }
+   for (uint32_t i = 0; i < t->block_count; i++)
+      t->pred_first[i + 1] = t->pred_first[i] + t->preds[i];
+   for (uint32_t i = 0; i < t->block_count; i++)
+      size[i] = t->pred_first[i];   /* the next free place, for now */
+   for (uint32_t i = 0; i < t->block_count; i++) {
+      uint32_t m = successors(t, &t->blocks[i], t->stack, t->block_count);
+      for (uint32_t k = 0; k < m; k++)
+         t->pred_list[size[t->stack[k]]++] = i;
+   }
+   for (uint32_t i = 0; i < t->block_count; i++)
+      size[i] = UINT32_MAX;
+   /* merge blocks and continue targets, to their headers */
+   for (uint32_t h = 0; h < t->block_count; h++) {
+      const struct block *hb = &t->blocks[h];
+      if (!hb->merge)
+         continue;
+      bool loop = sc_op(t->m, hb->merge) == SpvOpLoopMerge;
+      for (uint32_t k = 1; k <= (loop ? 2u : 1u) && k < sc_len(t->m, hb->merge); k++) {
+         uint32_t label = arg(t, hb->merge, k);
+         if (label < t->m->bound && t->block_of[label] >= 0)
+            (k == 1 ? t->merge_header : t->cont_header)[t->block_of[label]] = h;
+      }
+   }
+   /* the loops: each loop's blocks, innermost and parent by size */
    for (uint32_t h = 0; h < t->block_count; h++) {
       const struct block *hb = &t->blocks[h];
       if (!hb->merge || sc_op(t->m, hb->merge) != SpvOpLoopMerge)
          continue;
-      loop_blocks(t, h, in);
-      uint32_t count = 0;
-      for (uint32_t i = 0; i < t->block_count; i++)
-         count += in[i];
-      for (uint32_t i = 0; i < t->block_count; i++) {
-         if (!in[i])
-            continue;
+      uint32_t count = loop_blocks(t, h, in);
+      for (uint32_t m = 0; m < count; m++) {
+         uint32_t i = t->members[m];
          if (count < size[i]) {
             size[i] = count;
             t->loop_of[i] = h;
@@ -4959,30 +5025,32 @@ static void find_loops(struct tx *t, uint8_t *in)
             t->loop_parent[i] = h;
          }
       }
+      unmark(in, t->members, count);
    }
    free(size);
 }
 
 /* Where the lanes that part at block h's divergent branch rejoin, besides
  * h's own merge: the merge blocks (1 in stop) and continue targets (2) of
- * the loops around h, where a break or continue waits. */
-static void rejoin_points(struct tx *t, uint32_t h, uint8_t *stop)
+ * the loops around h, where a break or continue waits. stop[] must be
+ * clear; the same call with `clear` clears it again. */
+static void rejoin_points(struct tx *t, uint32_t h, uint8_t *stop, bool clear)
 {
-   memset(stop, 0, t->block_count);
    uint32_t l = t->loop_of[h] == h ? t->loop_parent[h] : t->loop_of[h];
    for (; l != UINT32_MAX; l = t->loop_parent[l]) {
       const struct block *lb = &t->blocks[l];
+      work(t, 1);
       for (uint32_t k = 1; k <= 2; k++) {
          uint32_t label = arg(t, lb->merge, k);
          /* the innermost loop's meaning of a label wins */
-         if (label < t->m->bound && t->block_of[label] >= 0 && !stop[t->block_of[label]])
-            stop[t->block_of[label]] = (uint8_t)k;
+         if (label < t->m->bound && t->block_of[label] >= 0 && (clear || !stop[t->block_of[label]]))
+            stop[t->block_of[label]] = clear ? 0 : (uint8_t)k;
       }
    }
    if (t->blocks[h].merge) {
       uint32_t label = arg(t, t->blocks[h].merge, 1);
-      if (label < t->m->bound && t->block_of[label] >= 0 && !stop[t->block_of[label]])
-         stop[t->block_of[label]] = 1;
+      if (label < t->m->bound && t->block_of[label] >= 0 && (clear || !stop[t->block_of[label]]))
+         stop[t->block_of[label]] = clear ? 0 : 1;
    }
 }
 
@@ -4993,14 +5061,16 @@ static bool mark_reached(struct tx *t, uint32_t sp, const uint8_t *stop, uint8_t
                          bool *continued)
 {
    bool changed = false;
-   memset(seen, 0, t->block_count);
+   uint32_t marked = 0;
    while (sp) {
       uint32_t i = t->stack[--sp];
+      work(t, 1);
       if (stop[i] == 2)
          *continued = true;
       if (seen[i] || stop[i])
          continue;
       seen[i] = 1;
+      t->visited[marked++] = i;
       changed |= !t->ctrl[i];
       t->ctrl[i] = 1;
       uint32_t next[256];
@@ -5008,6 +5078,7 @@ static bool mark_reached(struct tx *t, uint32_t sp, const uint8_t *stop, uint8_t
       for (uint32_t k = 0; k < n && sp < t->block_count; k++)
          t->stack[sp++] = next[k];
    }
+   unmark(seen, t->visited, marked);
    return changed;
 }
 
@@ -5021,11 +5092,12 @@ static bool mark_reached(struct tx *t, uint32_t sp, const uint8_t *stop, uint8_t
 static bool mark_divergent_control(struct tx *t, uint8_t *stop, uint8_t *seen)
 {
    bool changed = false;
+   work(t, t->block_count);
    for (uint32_t h = 0; h < t->block_count; h++) {
       const struct block *hb = &t->blocks[h];
       if (!branch_divergent(t, hb))
          continue;
-      rejoin_points(t, h, stop);
+      rejoin_points(t, h, stop, false);
       bool continued = false;
       changed |= mark_reached(t, successors(t, hb, t->stack, t->block_count), stop, seen,
                               &continued);
@@ -5038,6 +5110,7 @@ static bool mark_divergent_control(struct tx *t, uint8_t *stop, uint8_t *seen)
          changed |= mark_reached(t, successors(t, &t->blocks[mi], t->stack, t->block_count),
                                  stop, seen, &continued);
       }
+      rejoin_points(t, h, stop, true);
    }
    return changed;
 }
@@ -5048,6 +5121,7 @@ static bool mark_divergent_variables(struct tx *t)
 {
    const struct sc_module *m = t->m;
    bool changed = false;
+   work(t, m->function_end - m->function_start);
    for (uint32_t i = 0; i < t->block_count; i++) {
       for (uint32_t at = t->blocks[i].start; at <= t->blocks[i].term; at += sc_len(m, at)) {
          uint16_t op = sc_op(m, at);
@@ -5076,24 +5150,22 @@ static bool divergence_pass(struct tx *t, uint8_t *scratch)
 {
    bool changed = false;
    const struct sc_module *m = t->m;
+   struct block *b = NULL;   /* the block the scan is in */
    for (uint32_t at = m->function_start; at < m->function_end; at += sc_len(m, at)) {
+      work(t, 1);
+      if (sc_op(m, at) == SpvOpLabel && sc_len(m, at) >= 2 && m->words[at + 1] < m->bound &&
+          t->block_of[m->words[at + 1]] >= 0)
+         b = &t->blocks[t->block_of[m->words[at + 1]]];
       uint32_t id = result_id(t, at);
       if (!id || t->divergent[id] || inherently_uniform(t, at))
          continue;
       bool d = inherently_divergent(t, at) || any_operand_divergent(t, at, 3);
-      if (sc_op(m, at) == SpvOpPhi) {
-         /* A phi where divergent control flow joins differs between lanes. */
-         struct block *b = NULL;
-         for (uint32_t i = 0; i < t->block_count && !b; i++) {
-            if (at > t->blocks[i].start && at < t->blocks[i].term)
-               b = &t->blocks[i];
-         }
-         for (uint32_t i = 0; i < t->block_count && b && !d; i++) {
-            const struct block *h = &t->blocks[i];
-            if (h->merge && arg(t, h->merge, 1) == b->label && branch_divergent(t, h))
-               d = true;
-         }
-         if (b && !d)
+      if (!d && sc_op(m, at) == SpvOpPhi && b && at > b->start && at < b->term) {
+         /* A phi where divergent control flow joins differs between lanes:
+          * at the merge of a divergent branch, or another join. */
+         uint32_t h = t->merge_header[b - t->blocks];
+         d = h != UINT32_MAX && branch_divergent(t, &t->blocks[h]);
+         if (!d)
             d = divergent_join(t, b);
       }
       if (d) {
@@ -5108,16 +5180,20 @@ static bool divergence_pass(struct tx *t, uint8_t *scratch)
       const struct block *hb = &t->blocks[h];
       if (!hb->merge || sc_op(m, hb->merge) != SpvOpLoopMerge)
          continue;
-      loop_blocks(t, h, scratch);
+      uint32_t count = loop_blocks(t, h, scratch);
       bool divergent_exit = false;
-      for (uint32_t i = 0; i < t->block_count && !divergent_exit; i++)
-         divergent_exit = scratch[i] && branch_divergent(t, &t->blocks[i]) &&
+      work(t, count);
+      for (uint32_t k = 0; k < count && !divergent_exit; k++) {
+         uint32_t i = t->members[k];
+         divergent_exit = branch_divergent(t, &t->blocks[i]) &&
                           leaves_loop(t, i, h, scratch, scratch + t->block_count, t->stack);
+      }
       if (divergent_exit) {
          changed |= mark_live_out(t, scratch);
-         for (uint32_t i = 0; i < t->block_count; i++) {
-            changed |= scratch[i] && !t->ctrl[i];
-            t->ctrl[i] |= scratch[i];
+         for (uint32_t k = 0; k < count; k++) {
+            uint32_t i = t->members[k];
+            changed |= !t->ctrl[i];
+            t->ctrl[i] = 1;
          }
          /* and so do the phis where it ends */
          uint32_t merge = arg(t, hb->merge, 1);
@@ -5130,6 +5206,7 @@ static bool divergence_pass(struct tx *t, uint8_t *scratch)
             }
          }
       }
+      unmark(scratch, t->members, count);
    }
    changed |= mark_divergent_control(t, scratch + t->block_count, scratch + 2 * t->block_count);
    return changed | mark_divergent_variables(t);
@@ -5139,7 +5216,7 @@ static void analyse_divergence(struct tx *t)
 {
    uint32_t n = t->block_count ? t->block_count : 1;
    t->divergent = calloc(t->m->bound, 1);
-   uint8_t *scratch = malloc(3 * n);
+   uint8_t *scratch = calloc(3 * n, 1);   /* kept clear between uses */
    t->join = calloc(n, 1);
    t->used_outside = malloc(t->m->bound ? t->m->bound : 1);
    t->var_divergent = calloc(t->m->bound ? t->m->bound : 1, 1);
@@ -5160,9 +5237,13 @@ static void analyse_divergence(struct tx *t)
             t->join[t->block_of[label]] = 1;
       }
    }
+   t->pass = SC_PASS_DIVERGENCE;
    find_loops(t, scratch);
-   for (int pass = 0; pass < 64 && divergence_pass(t, scratch); pass++)
+   /* Each pass only marks more ids and blocks divergent, so this ends;
+    * stopping earlier would leave values uniform that are not. */
+   while (divergence_pass(t, scratch))
       ;
+   t->pass = SC_PASS_TRANSLATE;
    free(scratch);
 }
 
@@ -5247,6 +5328,12 @@ static void tx_free(struct tx *t)
    free(t->loop_of);
    free(t->loop_parent);
    free(t->preds);
+   free(t->members);
+   free(t->visited);
+   free(t->merge_header);
+   free(t->cont_header);
+   free(t->pred_first);
+   free(t->pred_list);
 }
 
 void sc_translate(const struct sc_module *m, const struct sc_options *o,

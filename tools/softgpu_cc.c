@@ -1,6 +1,7 @@
 /*
  * softgpu-cc: compiles a SPIR-V compute shader to softgpu ISA and prints
- * the disassembly, the register count and where the compile time went.
+ * the disassembly, the register count, where the compile time went and
+ * the work each compiler pass did (its deterministic counter).
  *
  *   softgpu-cc shader.spv [-e main] [-w 32] [-o program.bin] [-O] [--no-validate]
  *              [--repeat N]
@@ -147,6 +148,11 @@ int main(int argc, char **argv)
           p.private_bytes, p.uses_barrier ? ", barriers" : "");
    struct stages cold = stages_of(&p);
    print_stages(repeats > 0 ? "compile time (cold)" : "compile time", &cold);
+   /* the passes' work counters: deterministic, unlike the times */
+   printf("; work:");
+   for (int k = 0; k < SC_PASS_COUNT; k++)
+      printf("%s %s %llu", k ? "," : "", sc_pass_names[k], (unsigned long long)p.work[k]);
+   printf("\n");
    struct stages median;
    if (repeats > 0 && repeat(words, count, &o, repeats, &median)) {
       char what[64];

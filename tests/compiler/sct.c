@@ -1,6 +1,12 @@
 #include "sct.h"
 
+/* libspirv.h defines this constant with external linkage in C: the
+ * compiler library's copy (sc_validate.c) would clash with this one. */
+#define kDefaultMaxIdBound sct_kDefaultMaxIdBound
+#include <spirv-tools/libspirv.h>
 #include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
 
 const uint32_t sct_widths[4] = {8, 16, 32, 64};
 const uint32_t sct_locals[4] = {1, 33, 100, 1024};
@@ -88,6 +94,64 @@ bool sct_compile_named(const char *name, const struct sc_options *o, struct sc_p
    bool ok = sct_compile(w, n, o, p, what);
    free(w);
    return ok;
+}
+
+uint32_t *sct_assemble(const char *text, size_t *count, const char *what)
+{
+   spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);
+   spv_binary bin = NULL;
+   spv_diagnostic diag = NULL;
+   uint32_t *words = NULL;
+   if (spvTextToBinary(ctx, text, strlen(text), &bin, &diag) == SPV_SUCCESS) {
+      words = malloc(bin->wordCount * 4);
+      HWT_CHECK(words != NULL, "%s: out of memory", what);
+      if (words) {
+         memcpy(words, bin->code, bin->wordCount * 4);
+         *count = bin->wordCount;
+      }
+   } else {
+      HWT_CHECK(false, "%s: spirv-as failed: %s", what, diag ? diag->error : "?");
+   }
+   spvBinaryDestroy(bin);
+   spvDiagnosticDestroy(diag);
+   spvContextDestroy(ctx);
+   return words;
+}
+
+void sct_text_module(struct eut_text *t, uint32_t buffers, const char *globals,
+                     const char *locals)
+{
+   eut_text_add(t, "OpCapability Shader\nOpMemoryModel Logical GLSL450\n"
+                   "OpEntryPoint GLCompute %%main \"main\" %%gid_var %%pc");
+   for (uint32_t b = 0; b < buffers; b++)
+      eut_text_add(t, " %%buf%u", b);
+   eut_text_add(t, "\nOpExecutionMode %%main LocalSize 64 1 1\n"
+                   "OpDecorate %%gid_var BuiltIn GlobalInvocationId\n"
+                   "OpDecorate %%rt ArrayStride 4\nOpMemberDecorate %%Buf 0 Offset 0\n"
+                   "OpDecorate %%Buf Block\nOpMemberDecorate %%Push 0 Offset 0\n"
+                   "OpDecorate %%Push Block\n");
+   for (uint32_t b = 0; b < buffers; b++)
+      eut_text_add(t, "OpDecorate %%buf%u DescriptorSet 0\nOpDecorate %%buf%u Binding %u\n", b, b, b);
+   eut_text_add(t, "%%void = OpTypeVoid\n%%fn = OpTypeFunction %%void\n%%bool = OpTypeBool\n"
+                   "%%uint = OpTypeInt 32 0\n%%v3uint = OpTypeVector %%uint 3\n"
+                   "%%rt = OpTypeRuntimeArray %%uint\n%%Buf = OpTypeStruct %%rt\n"
+                   "%%Push = OpTypeStruct %%uint\n%%p_sb_Buf = OpTypePointer StorageBuffer %%Buf\n"
+                   "%%p_pc_Push = OpTypePointer PushConstant %%Push\n"
+                   "%%p_pc_uint = OpTypePointer PushConstant %%uint\n"
+                   "%%p_sb_uint = OpTypePointer StorageBuffer %%uint\n"
+                   "%%p_in_v3uint = OpTypePointer Input %%v3uint\n"
+                   "%%p_fn_uint = OpTypePointer Function %%uint\n"
+                   "%%pc = OpVariable %%p_pc_Push PushConstant\n"
+                   "%%gid_var = OpVariable %%p_in_v3uint Input\n"
+                   "%%u0 = OpConstant %%uint 0\n%%u1 = OpConstant %%uint 1\n"
+                   "%%u3 = OpConstant %%uint 3\n");
+   for (uint32_t b = 0; b < buffers; b++)
+      eut_text_add(t, "%%buf%u = OpVariable %%p_sb_Buf StorageBuffer\n", b);
+   eut_text_add(t, "%s%%main = OpFunction %%void None %%fn\n%%entry = OpLabel\n%s"
+                   "%%gid3 = OpLoad %%v3uint %%gid_var\n"
+                   "%%gid = OpCompositeExtract %%uint %%gid3 0\n"
+                   "%%n_ptr = OpAccessChain %%p_pc_uint %%pc %%u0\n%%n = OpLoad %%uint %%n_ptr\n",
+                globals, locals);
 }
 
 /* ---- the GPU --------------------------------------------------------------------- */

@@ -42,6 +42,20 @@ bool sct_matrix_pair(uint32_t width, uint32_t local);
  * file is missing (the build compiles every shader). */
 uint32_t *sct_spirv(const char *name, size_t *count);
 
+/* SPIR-V assembly (spirv-as syntax) assembled by SPIRV-Tools at run time,
+ * for modules a test generates: the words (malloc'd), or NULL after
+ * counting a failure naming `what`. */
+uint32_t *sct_assemble(const char *text, size_t *count, const char *what);
+
+/* The start of a generated compute module (LocalSize 64): storage
+ * buffers %buf0 .. of uint at set 0, bindings 0 .., a push constant read
+ * into %n, %gid the invocation's x; the types %void %bool %uint %v3uint,
+ * pointers %p_sb_uint %p_fn_uint, constants %u0 %u1 %u3; then `globals`,
+ * and the entry block opened with `locals` (its Function variables)
+ * first. */
+void sct_text_module(struct eut_text *t, uint32_t buffers, const char *globals,
+                     const char *locals);
+
 /* Options for one compile: `width`, the given sets, validation on, the
  * SPIRV-Tools optimizer off (the driver's default), the local size (spec
  * constant 0) when local != 0. The spec array lives in the struct. */

@@ -16,11 +16,6 @@
  */
 #include "sct.h"
 
-/* libspirv.h defines this constant with external linkage in C; the
- * compiler library's copy (sc_validate.c) would clash with this one. */
-#define kDefaultMaxIdBound test_cc_nesting_kDefaultMaxIdBound
-#include <spirv-tools/libspirv.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,62 +23,39 @@
 #define K_SEL 0x7fffffffu     /* a value x takes for no input here */
 #define K_LOOP 0x12345678u
 
-struct text {
-   char *p;
-   size_t len, cap;
-};
-
-static void put(struct text *t, const char *fmt, ...)
-{
-   va_list ap, again;
-   va_start(ap, fmt);
-   va_copy(again, ap);
-   int n = vsnprintf(NULL, 0, fmt, ap);
-   va_end(ap);
-   if (n < 0 || t->len + (size_t)n + 1 > t->cap) {
-      t->cap = (t->cap + (size_t)(n < 0 ? 0 : n) + 1) * 2;
-      t->p = realloc(t->p, t->cap);
-      if (!t->p || n < 0)
-         abort();
-   }
-   vsnprintf(t->p + t->len, (size_t)n + 1, fmt, again);
-   va_end(again);
-   t->len += (size_t)n;
-}
-
 /* Level k (0 = the guard) opens its construct; its code ends in the block
  * where level k + 1 goes. */
-static void open_level(struct text *t, uint32_t k)
+static void open_level(struct eut_text *t, uint32_t k)
 {
    if (k == 0) {
-      put(t, "%%inb = OpULessThan %%bool %%gid %%n\nOpSelectionMerge %%m0 None\n"
+      eut_text_add(t, "%%inb = OpULessThan %%bool %%gid %%n\nOpSelectionMerge %%m0 None\n"
              "OpBranchConditional %%inb %%b0 %%m0\n%%b0 = OpLabel\n"
-             "%%pin = OpAccessChain %%p_sb_uint %%in_buf %%u0 %%gid\n"
+             "%%pin = OpAccessChain %%p_sb_uint %%buf0 %%u0 %%gid\n"
              "%%x_in = OpLoad %%uint %%pin\nOpStore %%x %%x_in\n");
       return;
    }
    if (k % 2) {
-      put(t, "%%l%u = OpLoad %%uint %%x\n%%c%u = OpINotEqual %%bool %%l%u %%ksel\n"
+      eut_text_add(t, "%%l%u = OpLoad %%uint %%x\n%%c%u = OpINotEqual %%bool %%l%u %%ksel\n"
              "OpSelectionMerge %%m%u None\nOpBranchConditional %%c%u %%b%u %%m%u\n%%b%u = OpLabel\n",
           k, k, k, k, k, k, k, k);
    } else {
-      put(t, "OpBranch %%h%u\n%%h%u = OpLabel\nOpLoopMerge %%m%u %%cc%u None\nOpBranch %%b%u\n"
+      eut_text_add(t, "OpBranch %%h%u\n%%h%u = OpLabel\nOpLoopMerge %%m%u %%cc%u None\nOpBranch %%b%u\n"
              "%%b%u = OpLabel\n", k, k, k, k, k, k);
    }
-   put(t, "%%v%u = OpLoad %%uint %%x\n%%t%u = OpIMul %%uint %%v%u %%u3\n"
+   eut_text_add(t, "%%v%u = OpLoad %%uint %%x\n%%t%u = OpIMul %%uint %%v%u %%u3\n"
           "%%s%u = OpIAdd %%uint %%t%u %%u1\nOpStore %%x %%s%u\n", k, k, k, k, k, k);
 }
 
 /* Level k closes its construct; its merge block continues the level above. */
-static void close_level(struct text *t, uint32_t k)
+static void close_level(struct eut_text *t, uint32_t k)
 {
    if (k == 0) {
-      put(t, "%%xf = OpLoad %%uint %%x\n%%pout = OpAccessChain %%p_sb_uint %%out_buf %%u0 %%gid\n"
+      eut_text_add(t, "%%xf = OpLoad %%uint %%x\n%%pout = OpAccessChain %%p_sb_uint %%buf1 %%u0 %%gid\n"
              "OpStore %%pout %%xf\nOpBranch %%m0\n%%m0 = OpLabel\n");
    } else if (k % 2) {
-      put(t, "OpBranch %%m%u\n%%m%u = OpLabel\n", k, k);
+      eut_text_add(t, "OpBranch %%m%u\n%%m%u = OpLabel\n", k, k);
    } else {
-      put(t, "OpBranch %%cc%u\n%%cc%u = OpLabel\n%%w%u = OpLoad %%uint %%x\n"
+      eut_text_add(t, "OpBranch %%cc%u\n%%cc%u = OpLabel\n%%w%u = OpLoad %%uint %%x\n"
              "%%a%u = OpIEqual %%bool %%w%u %%kloop\nOpBranchConditional %%a%u %%h%u %%m%u\n"
              "%%m%u = OpLabel\n", k, k, k, k, k, k, k, k, k);
    }
@@ -93,56 +65,21 @@ static void close_level(struct text *t, uint32_t k)
  * check failed) if SPIRV-Tools refused it. */
 static uint32_t *nested_module(uint32_t depth, size_t *count)
 {
-   struct text t = {0};
-   put(&t, "OpCapability Shader\nOpMemoryModel Logical GLSL450\n"
-           "OpEntryPoint GLCompute %%main \"main\" %%gid_var %%in_buf %%out_buf %%pc\n"
-           "OpExecutionMode %%main LocalSize 64 1 1\n"
-           "OpDecorate %%gid_var BuiltIn GlobalInvocationId\n"
-           "OpDecorate %%rt ArrayStride 4\nOpMemberDecorate %%Buf 0 Offset 0\n"
-           "OpDecorate %%Buf Block\nOpMemberDecorate %%Push 0 Offset 0\nOpDecorate %%Push Block\n"
-           "OpDecorate %%in_buf DescriptorSet 0\nOpDecorate %%in_buf Binding 0\n"
-           "OpDecorate %%out_buf DescriptorSet 0\nOpDecorate %%out_buf Binding 1\n");
-   put(&t, "%%void = OpTypeVoid\n%%fn = OpTypeFunction %%void\n%%bool = OpTypeBool\n"
-           "%%uint = OpTypeInt 32 0\n%%v3uint = OpTypeVector %%uint 3\n"
-           "%%rt = OpTypeRuntimeArray %%uint\n%%Buf = OpTypeStruct %%rt\n"
-           "%%Push = OpTypeStruct %%uint\n%%p_sb_Buf = OpTypePointer StorageBuffer %%Buf\n"
-           "%%p_pc_Push = OpTypePointer PushConstant %%Push\n"
-           "%%p_pc_uint = OpTypePointer PushConstant %%uint\n"
-           "%%p_sb_uint = OpTypePointer StorageBuffer %%uint\n"
-           "%%p_in_v3uint = OpTypePointer Input %%v3uint\n"
-           "%%p_fn_uint = OpTypePointer Function %%uint\n"
-           "%%in_buf = OpVariable %%p_sb_Buf StorageBuffer\n"
-           "%%out_buf = OpVariable %%p_sb_Buf StorageBuffer\n"
-           "%%pc = OpVariable %%p_pc_Push PushConstant\n"
-           "%%gid_var = OpVariable %%p_in_v3uint Input\n"
-           "%%u0 = OpConstant %%uint 0\n%%u1 = OpConstant %%uint 1\n%%u3 = OpConstant %%uint 3\n"
-           "%%ksel = OpConstant %%uint %u\n%%kloop = OpConstant %%uint %u\n", K_SEL, K_LOOP);
-   put(&t, "%%main = OpFunction %%void None %%fn\n%%entry = OpLabel\n"
-           "%%x = OpVariable %%p_fn_uint Function\n%%gid3 = OpLoad %%v3uint %%gid_var\n"
-           "%%gid = OpCompositeExtract %%uint %%gid3 0\n"
-           "%%n_ptr = OpAccessChain %%p_pc_uint %%pc %%u0\n%%n = OpLoad %%uint %%n_ptr\n");
+   struct eut_text t = {0};
+   char globals[128];
+   snprintf(globals, sizeof(globals), "%%ksel = OpConstant %%uint %u\n%%kloop = OpConstant %%uint %u\n",
+            K_SEL, K_LOOP);
+   sct_text_module(&t, 2, globals, "%x = OpVariable %p_fn_uint Function\n");
    for (uint32_t k = 0; k < depth; k++)
       open_level(&t, k);
    for (uint32_t k = depth; k-- > 0;)
       close_level(&t, k);
-   put(&t, "OpReturn\nOpFunctionEnd\n");
+   eut_text_add(&t, "OpReturn\nOpFunctionEnd\n");
 
-   spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);
-   spv_binary bin = NULL;
-   spv_diagnostic diag = NULL;
-   spv_result_t r = spvTextToBinary(ctx, t.p, t.len, &bin, &diag);
-   uint32_t *words = NULL;
-   if (r == SPV_SUCCESS) {
-      words = malloc(bin->wordCount * 4);
-      memcpy(words, bin->code, bin->wordCount * 4);
-      *count = bin->wordCount;
-   } else {
-      HWT_CHECK(false, "depth %u: spirv-as failed: %s", depth, diag ? diag->error : "?");
-   }
-   spvBinaryDestroy(bin);
-   spvDiagnosticDestroy(diag);
-   spvContextDestroy(ctx);
-   free(t.p);
+   char what[32];
+   snprintf(what, sizeof(what), "depth %u", depth);
+   uint32_t *words = sct_assemble(t.s, count, what);
+   eut_text_free(&t);
    return words;
 }
 
