@@ -49,7 +49,7 @@ static void local_size(const struct sc_module *m, uint32_t out[3], struct sc_err
 }
 
 const char *const sc_pass_names[SC_PASS_COUNT] = {
-   [SC_PASS_TRANSLATE] = "translate", [SC_PASS_DIVERGENCE] = "divergence",
+   [SC_PASS_CFG] = "cfg", [SC_PASS_TRANSLATE] = "translate", [SC_PASS_DIVERGENCE] = "divergence",
    [SC_PASS_UNROLL] = "unroll", [SC_PASS_MIR_OPT] = "mir-opt", [SC_PASS_REGALLOC] = "regalloc",
    [SC_PASS_ENCODE] = "encode"};
 

@@ -107,6 +107,7 @@ struct sc_options {
 
 /* The compiler's passes, for the work counters of struct sc_program. */
 enum sc_pass {
+   SC_PASS_CFG,          /* blocks and edges the control-flow graph's construction visited */
    SC_PASS_TRANSLATE,    /* SPIR-V instructions translated, MIR instructions emitted */
    SC_PASS_DIVERGENCE,   /* blocks, instructions and edges the divergence analysis visited */
    SC_PASS_UNROLL,       /* blocks and instructions looked at to find counted loops */

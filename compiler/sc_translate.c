@@ -5,13 +5,13 @@
  * Values are scalarized: every SPIR-V value is a list of scalar components,
  * each a virtual register (64-bit scalars take a two-part register) or an
  * immediate. Which values are warp-invariant (uniform registers) is decided
- * first (analyse_divergence, below). Structured
+ * first (sc_divergence.c, over the control-flow graph of sc_cfg.c). Structured
  * control flow is lowered recursively, construct by construct, into
  * IF/ELSE/ENDIF, LOOP/BRK/CONT/CONTJOIN/ENDLOOP and SWITCH/ENDSWITCH; OpPhi
  * becomes copies emitted where each incoming edge is taken, so they run
  * under that edge's mask.
  */
-#include "sc_internal.h"
+#include "sc_tx.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
 #include <stdio.h>
@@ -92,13 +92,7 @@ struct tinfo {
    uint32_t id;
 };
 
-struct block {
-   uint32_t label;              /* label id */
-   uint32_t start;              /* word offset of OpLabel */
-   uint32_t merge;              /* word offset of OpSelectionMerge/OpLoopMerge, or 0 */
-   uint32_t term;               /* word offset of the terminator */
-   uint32_t first_inst;         /* first instruction after the phis */
-};
+
 
 /* Open constructs during lowering, innermost last. */
 enum construct_kind { CK_LOOP, CK_SWITCH, CK_SELECTION };
@@ -113,85 +107,31 @@ struct construct {
    bool escaped;                /* lanes left it for an outer construct (BRK, CONT, RET) */
 };
 
-struct tx {
-   const struct sc_module *m;
-   const struct sc_options *o;
-   const uint32_t *local_size;  /* the workgroup size, [3] */
-   struct sc_mir *mir;
-   struct sc_error *e;
-   struct val *vals;            /* per id */
-   uint8_t *divergent;          /* per id: 1 if the value differs between lanes */
-   struct block *blocks;
-   uint32_t block_count;
-   int32_t *block_of;           /* label id -> block index */
-   struct construct *cons;      /* the open constructs, ISA_MAX_STACK of them at most */
-   uint32_t depth;
-   uint32_t line;
-   uint32_t shared_next, private_next;
-   uint32_t *var_offset;        /* Workgroup/Private/Function variables: byte offset */
-   uint8_t *promote;            /* per id: a variable kept in registers */
-   uint8_t *used_globals;       /* per id, during prologue(); freed by tx_free on failure */
-   uint8_t *join;               /* per block: a merge block or continue target */
-   uint8_t *used_outside;       /* per id, scratch of mark_live_out */
-   uint8_t *var_divergent;      /* per promoted variable: may differ between lanes */
-   uint8_t *ctrl;               /* per block: reached by only part of the lanes */
-   uint32_t *stack;             /* per block: scratch for walks */
-   uint32_t *members;           /* per block: scratch, the blocks loop_blocks() marked */
-   uint32_t *visited;           /* per block: scratch, the blocks a walk marked seen */
-   uint32_t *merge_header;      /* per block: the header whose merge it is, or UINT32_MAX */
-   uint32_t *cont_header;       /* per block: the loop whose continue target it is, or
-                                   UINT32_MAX */
-   uint32_t *pred_first, *pred_list;   /* per block: its predecessors, pred_list[pred_first[b]
-                                          .. pred_first[b + 1]) */
-   /* The loop forest (find_loops): per block, the header block of the
-    * innermost loop holding it, and per loop header, the header of the
-    * loop around it; UINT32_MAX for none. */
-   uint32_t *loop_of, *loop_parent;
-   uint32_t *preds;             /* per block: the edges into it (find_loops) */
-   /* Arrays get() made for constants (and other scratch), until their user
-    * frees them: a compile error unwinds past the user, and tx_free frees
-    * them. */
-   void **owned;
-   uint32_t owned_n, owned_cap;
-   struct sc_opnd **slots;      /* per promoted variable: one register per scalar */
-   uint32_t exit_label;         /* the program's final EXIT */
-   bool need_ranges;            /* load descriptor ranges (robust access, OpArrayLength) */
-   /* cached uniform registers */
-   struct sc_opnd root;         /* the root table's address */
-   struct sc_opnd set_va[HW_ROOT_SETS];   /* descriptor sets' addresses, once loaded */
-   bool root_loaded;
-   bool exact;                  /* the instruction being translated is NoContraction */
-   enum sc_pass pass;           /* what the work counted now is charged to */
-   uint32_t counter_phi;        /* the counter of the SSA-form loop being unrolled: its
-                                   phi's back-edge copies are left out (see unroll) */
-};
 
-#define FAIL(...) sc_fail(t->e, __VA_ARGS__)
 
 /* Counts n units of work against the pass running (sc_program.work). */
-static void work(const struct tx *t, uint64_t n)
+void sc_work(const struct sc_tx *t, uint64_t n)
 {
    t->mir->work[t->pass] += n;
 }
 
-static const uint32_t *W(const struct tx *t, uint32_t at) { return &t->m->words[at]; }
+static const uint32_t *W(const struct sc_tx *t, uint32_t at) { return &t->m->words[at]; }
 
-/* An operand word of an instruction, bounds-checked. */
-static uint32_t arg(const struct tx *t, uint32_t at, uint32_t i)
+uint32_t sc_arg(const struct sc_tx *t, uint32_t at, uint32_t i)
 {
    if (i >= sc_len(t->m, at))
       FAIL("invalid SPIR-V: opcode %u has no operand %u", sc_op(t->m, at), i);
    return t->m->words[at + i];
 }
 
-static const struct sc_id *idp(const struct tx *t, uint32_t id)
+static const struct sc_id *idp(const struct sc_tx *t, uint32_t id)
 {
    if (id == 0 || id >= t->m->bound || !t->m->ids[id].def)
       FAIL("invalid SPIR-V: id %u is not defined", id);
    return &t->m->ids[id];
 }
 
-static struct tinfo type_of(const struct tx *t, uint32_t type)
+static struct tinfo type_of(const struct sc_tx *t, uint32_t type)
 {
    const struct sc_id *d = idp(t, type);
    struct tinfo ti = {.kind = TK_OTHER, .id = type};
@@ -201,55 +141,55 @@ static struct tinfo type_of(const struct tx *t, uint32_t type)
    case SpvOpTypeBool: ti.kind = TK_BOOL; ti.width = 32; break;
    case SpvOpTypeInt:
       ti.kind = TK_INT;
-      ti.width = arg(t, at, 2);
-      ti.is_signed = arg(t, at, 3) != 0;
+      ti.width = sc_arg(t, at, 2);
+      ti.is_signed = sc_arg(t, at, 3) != 0;
       if (ti.width != 32 && ti.width != 64)
          FAIL("unsupported %u-bit integers", ti.width);
       break;
    case SpvOpTypeFloat:
       ti.kind = TK_FLOAT;
-      ti.width = arg(t, at, 2);
+      ti.width = sc_arg(t, at, 2);
       if (ti.width != 32)
          FAIL("unsupported %u-bit floats", ti.width);
       break;
    case SpvOpTypeVector:
    case SpvOpTypeMatrix:
       ti.kind = d->opcode == SpvOpTypeVector ? TK_VECTOR : TK_MATRIX;
-      ti.elem = arg(t, at, 2);
-      ti.count = arg(t, at, 3);
+      ti.elem = sc_arg(t, at, 2);
+      ti.count = sc_arg(t, at, 3);
       if (ti.count == 0 || ti.count > 16)
          FAIL("invalid SPIR-V: %u-element vector", ti.count);
       break;
    case SpvOpTypeArray: {
       ti.kind = TK_ARRAY;
-      ti.elem = arg(t, at, 2);
-      const struct sc_id *len = idp(t, arg(t, at, 3));
+      ti.elem = sc_arg(t, at, 2);
+      const struct sc_id *len = idp(t, sc_arg(t, at, 3));
       if (len->opcode != SpvOpConstant)
          FAIL("array length is not a constant (specialization failed?)");
-      ti.count = arg(t, len->def, 3);
+      ti.count = sc_arg(t, len->def, 3);
       break;
    }
-   case SpvOpTypeRuntimeArray: ti.kind = TK_RARRAY; ti.elem = arg(t, at, 2); break;
+   case SpvOpTypeRuntimeArray: ti.kind = TK_RARRAY; ti.elem = sc_arg(t, at, 2); break;
    case SpvOpTypeStruct: ti.kind = TK_STRUCT; ti.count = sc_len(t->m, at) - 2; break;
    case SpvOpTypePointer:
    case SpvOpTypeForwardPointer:
       ti.kind = TK_POINTER;
-      ti.storage = arg(t, at, 2);
-      ti.elem = arg(t, at, 3);
+      ti.storage = sc_arg(t, at, 2);
+      ti.elem = sc_arg(t, at, 3);
       break;
    default: break;
    }
    return ti;
 }
 
-static uint32_t struct_member(const struct tx *t, uint32_t type, uint32_t i)
+static uint32_t struct_member(const struct sc_tx *t, uint32_t type, uint32_t i)
 {
    const struct sc_id *d = idp(t, type);
-   return arg(t, d->def, 2 + i);
+   return sc_arg(t, d->def, 2 + i);
 }
 
 /* Scalar components of a type held in registers. */
-static uint32_t components(const struct tx *t, uint32_t type)
+static uint32_t components(const struct sc_tx *t, uint32_t type)
 {
    struct tinfo ti = type_of(t, type);
    switch (ti.kind) {
@@ -274,7 +214,7 @@ static uint32_t components(const struct tx *t, uint32_t type)
 }
 
 /* The scalar type of component i of a type (its 32/64-bit width matters). */
-static struct tinfo scalar_at(const struct tx *t, uint32_t type, uint32_t i)
+static struct tinfo scalar_at(const struct sc_tx *t, uint32_t type, uint32_t i)
 {
    struct tinfo ti = type_of(t, type);
    switch (ti.kind) {
@@ -315,7 +255,7 @@ static void *grow_array(void *p, uint32_t *cap, uint32_t need, size_t elem, stru
    return q;
 }
 
-static uint32_t new_reg(struct tx *t, uint32_t size, bool uniform)
+static uint32_t new_reg(struct sc_tx *t, uint32_t size, bool uniform)
 {
    struct sc_mir *mir = t->mir;
    mir->regs = grow_array(mir->regs, &mir->reg_capacity, mir->reg_count + 1, sizeof(*mir->regs), t->e);
@@ -324,7 +264,7 @@ static uint32_t new_reg(struct tx *t, uint32_t size, bool uniform)
    return mir->reg_count++;
 }
 
-static uint32_t new_label(struct tx *t)
+static uint32_t new_label(struct sc_tx *t)
 {
    struct sc_mir *mir = t->mir;
    mir->labels = grow_array(mir->labels, &mir->label_capacity, mir->label_count + 1,
@@ -333,12 +273,12 @@ static uint32_t new_label(struct tx *t)
    return mir->label_count++;
 }
 
-static void place_label(struct tx *t, uint32_t label)
+static void place_label(struct sc_tx *t, uint32_t label)
 {
    t->mir->labels[label] = t->mir->count;
 }
 
-static struct sc_minst *emit(struct tx *t, enum isa_op op, uint32_t mod, struct sc_opnd dst,
+static struct sc_minst *emit(struct sc_tx *t, enum isa_op op, uint32_t mod, struct sc_opnd dst,
                              struct sc_opnd a, struct sc_opnd b, struct sc_opnd c)
 {
    struct sc_mir *mir = t->mir;
@@ -350,19 +290,19 @@ static struct sc_minst *emit(struct tx *t, enum isa_op op, uint32_t mod, struct 
    return in;
 }
 
-static void emit_flow(struct tx *t, enum isa_op op, struct sc_opnd a, uint32_t label, uint32_t mod)
+static void emit_flow(struct sc_tx *t, enum isa_op op, struct sc_opnd a, uint32_t label, uint32_t mod)
 {
    struct sc_minst *in = emit(t, op, mod, sc_none(), a, sc_none(), sc_none());
    in->label = label;
 }
 
-static bool opnd_uniform(const struct tx *t, struct sc_opnd o)
+static bool opnd_uniform(const struct sc_tx *t, struct sc_opnd o)
 {
    return o.kind != SC_REG || t->mir->regs[o.value].uniform;
 }
 
 /* A 32-bit result register, uniform if every source is. */
-static struct sc_opnd result32(struct tx *t, struct sc_opnd a, struct sc_opnd b, struct sc_opnd c)
+static struct sc_opnd result32(struct sc_tx *t, struct sc_opnd a, struct sc_opnd b, struct sc_opnd c)
 {
    bool u = opnd_uniform(t, a) && opnd_uniform(t, b) && opnd_uniform(t, c);
    return sc_reg(new_reg(t, 1, u));
@@ -413,7 +353,7 @@ static bool fold(enum isa_op op, struct sc_opnd a, struct sc_opnd b, struct sc_o
    }
 }
 
-static struct sc_opnd alu(struct tx *t, enum isa_op op, uint32_t mod, struct sc_opnd a,
+static struct sc_opnd alu(struct sc_tx *t, enum isa_op op, uint32_t mod, struct sc_opnd a,
                           struct sc_opnd b, struct sc_opnd c)
 {
    uint32_t folded;
@@ -428,7 +368,7 @@ static struct sc_opnd alu(struct tx *t, enum isa_op op, uint32_t mod, struct sc_
    return d;
 }
 
-static struct sc_opnd alu64(struct tx *t, enum isa_op op, uint32_t mod, struct sc_opnd a,
+static struct sc_opnd alu64(struct sc_tx *t, enum isa_op op, uint32_t mod, struct sc_opnd a,
                             struct sc_opnd b)
 {
    bool u = opnd_uniform(t, a) && opnd_uniform(t, b);
@@ -438,7 +378,7 @@ static struct sc_opnd alu64(struct tx *t, enum isa_op op, uint32_t mod, struct s
 }
 
 /* A 64-bit value in a two-part register (immediates materialized). */
-static struct sc_opnd pair64(struct tx *t, uint64_t v)
+static struct sc_opnd pair64(struct sc_tx *t, uint64_t v)
 {
    struct sc_opnd d = sc_reg(new_reg(t, 2, true));
    struct sc_opnd lo = d, hi = d;
@@ -459,13 +399,13 @@ static struct sc_opnd part_of(struct sc_opnd o, uint32_t part)
 
 /* The value slot of an id, which must be defined (malformed input names
  * any id at all). */
-static struct val *val_at(struct tx *t, uint32_t id)
+static struct val *val_at(struct sc_tx *t, uint32_t id)
 {
    (void)idp(t, id);
    return &t->vals[id];
 }
 
-static struct val *val_new(struct tx *t, uint32_t id, uint32_t n)
+static struct val *val_new(struct sc_tx *t, uint32_t id, uint32_t n)
 {
    struct val *v = val_at(t, id);
    free(v->comp);
@@ -477,9 +417,9 @@ static struct val *val_new(struct tx *t, uint32_t id, uint32_t n)
    return v;
 }
 
-static void constant_components(struct tx *t, uint32_t id, struct sc_opnd *out, uint32_t *n);
+static void constant_components(struct sc_tx *t, uint32_t id, struct sc_opnd *out, uint32_t *n);
 
-static void own(struct tx *t, void *c)
+static void own(struct sc_tx *t, void *c)
 {
    if (t->owned_n == t->owned_cap) {
       uint32_t cap = t->owned_cap ? 2 * t->owned_cap : 16;
@@ -495,7 +435,7 @@ static void own(struct tx *t, void *c)
 }
 
 /* Frees an array get() made (the most recent ones are the likely ones). */
-static void disown(struct tx *t, void *c)
+static void disown(struct sc_tx *t, void *c)
 {
    for (uint32_t i = t->owned_n; i-- > 0;) {
       if (t->owned[i] == c) {
@@ -508,7 +448,7 @@ static void disown(struct tx *t, void *c)
 
 /* Scalar constant: an immediate, or a 64-bit value in a register pair
  * materialized where it is used (so it dominates the use). */
-static struct sc_opnd scalar_constant(struct tx *t, uint32_t type, uint64_t bits)
+static struct sc_opnd scalar_constant(struct sc_tx *t, uint32_t type, uint64_t bits)
 {
    struct tinfo ti = type_of(t, type);
    if (is64(&ti))
@@ -516,7 +456,7 @@ static struct sc_opnd scalar_constant(struct tx *t, uint32_t type, uint64_t bits
    return sc_imm((uint32_t)bits);
 }
 
-static void constant_components(struct tx *t, uint32_t id, struct sc_opnd *out, uint32_t *n)
+static void constant_components(struct sc_tx *t, uint32_t id, struct sc_opnd *out, uint32_t *n)
 {
    const struct sc_id *d = idp(t, id);
    uint32_t at = d->def, len = sc_len(t->m, at);
@@ -527,16 +467,16 @@ static void constant_components(struct tx *t, uint32_t id, struct sc_opnd *out, 
    case SpvOpSpecConstantFalse: out[(*n)++] = sc_imm(0); return;
    case SpvOpConstant:
    case SpvOpSpecConstant: {
-      uint64_t bits = arg(t, at, 3);
+      uint64_t bits = sc_arg(t, at, 3);
       if (len > 4)
-         bits |= (uint64_t)arg(t, at, 4) << 32;
+         bits |= (uint64_t)sc_arg(t, at, 4) << 32;
       out[(*n)++] = scalar_constant(t, d->type, bits);
       return;
    }
    case SpvOpConstantComposite:
    case SpvOpSpecConstantComposite:
       for (uint32_t i = 3; i < len; i++)
-         constant_components(t, arg(t, at, i), out, n);
+         constant_components(t, sc_arg(t, at, i), out, n);
       return;
    case SpvOpConstantNull:
    case SpvOpUndef: {
@@ -564,10 +504,10 @@ static bool is_constant_op(uint16_t op)
    }
 }
 
-static struct sc_opnd pointer_address(struct tx *t, const struct ptr *p);
+static struct sc_opnd pointer_address(struct sc_tx *t, const struct ptr *p);
 
 /* An array of n operands that get() hands to its caller to free. */
-static struct sc_opnd *owned_array(struct tx *t, uint32_t n)
+static struct sc_opnd *owned_array(struct sc_tx *t, uint32_t n)
 {
    struct sc_opnd *c = calloc(n ? n : 1, sizeof(*c));
    if (!c)
@@ -578,7 +518,7 @@ static struct sc_opnd *owned_array(struct tx *t, uint32_t n)
 
 /* The components of a value; constants are produced on the spot. The
  * returned array is the caller's to free when `owned` is set. */
-static struct sc_opnd *get(struct tx *t, uint32_t id, uint32_t *n, bool *owned)
+static struct sc_opnd *get(struct sc_tx *t, uint32_t id, uint32_t *n, bool *owned)
 {
    const struct sc_id *d = idp(t, id);
    if (is_constant_op(d->opcode)) {
@@ -609,7 +549,7 @@ static struct sc_opnd *get(struct tx *t, uint32_t id, uint32_t *n, bool *owned)
 }
 
 /* Scalar component i of a value. */
-static struct sc_opnd get1(struct tx *t, uint32_t id, uint32_t i)
+static struct sc_opnd get1(struct sc_tx *t, uint32_t id, uint32_t i)
 {
    uint32_t n;
    bool owned;
@@ -623,7 +563,7 @@ static struct sc_opnd get1(struct tx *t, uint32_t id, uint32_t i)
 }
 
 /* A constant's value if it is a 32-bit scalar constant. */
-static bool const_u32(const struct tx *t, uint32_t id, uint32_t *value)
+static bool const_u32(const struct sc_tx *t, uint32_t id, uint32_t *value)
 {
    const struct sc_id *d = idp(t, id);
    if (d->opcode == SpvOpConstant && sc_len(t->m, d->def) == 4) {
@@ -636,7 +576,7 @@ static bool const_u32(const struct tx *t, uint32_t id, uint32_t *value)
 /* An index's value if it is a constant below 2^32: access chains index
  * with integers of either width ("Indexes ... must be scalar integer
  * types", SPIR-V 3.42.8, OpAccessChain). */
-static bool const_index(const struct tx *t, uint32_t id, uint32_t *value)
+static bool const_index(const struct sc_tx *t, uint32_t id, uint32_t *value)
 {
    const struct sc_id *d = idp(t, id);
    if (d->opcode == SpvOpConstant && sc_len(t->m, d->def) == 5 && t->m->words[d->def + 4] == 0) {
@@ -646,13 +586,13 @@ static bool const_index(const struct tx *t, uint32_t id, uint32_t *value)
    return const_u32(t, id, value);
 }
 
-static bool id_divergent(const struct tx *t, uint32_t id)
+static bool id_divergent(const struct sc_tx *t, uint32_t id)
 {
    return id < t->m->bound && t->divergent[id] != 0;
 }
 
 /* Fresh registers for the components of result id. */
-static struct val *result(struct tx *t, uint32_t id, uint32_t type)
+static struct val *result(struct sc_tx *t, uint32_t id, uint32_t type)
 {
    uint32_t n = components(t, type);
    struct val *v = val_new(t, id, n);
@@ -665,7 +605,7 @@ static struct val *result(struct tx *t, uint32_t id, uint32_t type)
 }
 
 /* Copies src into dst (same shape), 64-bit components as two moves. */
-static void copy_scalar(struct tx *t, struct sc_opnd dst, struct sc_opnd src, bool wide)
+static void copy_scalar(struct sc_tx *t, struct sc_opnd dst, struct sc_opnd src, bool wide)
 {
    if (!wide) {
       emit(t, ISA_OP_MOV, 0, dst, src, sc_none(), sc_none());
@@ -679,7 +619,7 @@ static void copy_scalar(struct tx *t, struct sc_opnd dst, struct sc_opnd src, bo
 /* softgpu's own layout (shared and private memory): scalars 4 or 8 bytes,
  * vectors and matrices packed, arrays and structs aligned to their
  * elements. Returns the size and writes the alignment. */
-static uint32_t implicit_size(const struct tx *t, uint32_t type, uint32_t *align)
+static uint32_t implicit_size(const struct sc_tx *t, uint32_t type, uint32_t *align)
 {
    struct tinfo ti = type_of(t, type);
    uint32_t a = 4, size;
@@ -714,7 +654,7 @@ static uint32_t implicit_size(const struct tx *t, uint32_t type, uint32_t *align
    return size;
 }
 
-static uint32_t implicit_member_offset(const struct tx *t, uint32_t type, uint32_t member)
+static uint32_t implicit_member_offset(const struct sc_tx *t, uint32_t type, uint32_t member)
 {
    uint32_t off = 0;
    for (uint32_t i = 0; i <= member; i++) {
@@ -728,7 +668,7 @@ static uint32_t implicit_member_offset(const struct tx *t, uint32_t type, uint32
 }
 
 /* Stride of an array's elements. */
-static uint32_t array_stride(const struct tx *t, const struct ptr *p, uint32_t array_type)
+static uint32_t array_stride(const struct sc_tx *t, const struct ptr *p, uint32_t array_type)
 {
    if (p->explicit_layout) {
       uint32_t s = idp(t, array_type)->array_stride;
@@ -741,7 +681,7 @@ static uint32_t array_stride(const struct tx *t, const struct ptr *p, uint32_t a
    return (s + a - 1) / a * a;
 }
 
-static uint32_t scalar_bytes(const struct tx *t, uint32_t type)
+static uint32_t scalar_bytes(const struct sc_tx *t, uint32_t type)
 {
    struct tinfo ti = type_of(t, type);
    return is64(&ti) ? 8 : 4;
@@ -749,7 +689,7 @@ static uint32_t scalar_bytes(const struct tx *t, uint32_t type)
 
 /* ---- addresses ------------------------------------------------------------------------- */
 
-static struct ptr *ptr_new(struct tx *t, uint32_t id)
+static struct ptr *ptr_new(struct sc_tx *t, uint32_t id)
 {
    struct val *v = val_at(t, id);
    free(v->ptr);
@@ -762,7 +702,7 @@ static struct ptr *ptr_new(struct tx *t, uint32_t id)
 
 /* offset += index * stride, as a register when either is dynamic (32-bit
  * shared and private offsets). */
-static struct sc_opnd add_scaled(struct tx *t, struct sc_opnd offset, struct sc_opnd index,
+static struct sc_opnd add_scaled(struct sc_tx *t, struct sc_opnd offset, struct sc_opnd index,
                                  uint32_t stride)
 {
    if (index.kind == SC_IMM && offset.kind == SC_IMM)
@@ -785,7 +725,7 @@ static bool is_buffer_storage(uint32_t storage)
  * IMUL and IMULHI_S otherwise: stride < 2^31, so the signed high product
  * is the 64-bit product's high half); a 64-bit index (a pair) is
  * multiplied in 64 bits. */
-static struct sc_opnd scaled64(struct tx *t, struct sc_opnd index, bool index64, uint32_t stride)
+static struct sc_opnd scaled64(struct sc_tx *t, struct sc_opnd index, bool index64, uint32_t stride)
 {
    uint32_t k = (uint32_t)__builtin_ctz(stride);
    bool pow2 = (stride & (stride - 1)) == 0;
@@ -810,7 +750,7 @@ static struct sc_opnd scaled64(struct tx *t, struct sc_opnd index, bool index64,
 
 /* A buffer pointer's offset += index * stride, in 64 bits (struct ptr dyn):
  * a constant sum stays in the immediate while it is below 2^31. */
-static void buffer_advance(struct tx *t, struct ptr *p, struct sc_opnd index, bool index64,
+static void buffer_advance(struct sc_tx *t, struct ptr *p, struct sc_opnd index, bool index64,
                            uint32_t stride)
 {
    if (index.kind == SC_IMM) {
@@ -833,7 +773,7 @@ static void buffer_advance(struct tx *t, struct ptr *p, struct sc_opnd index, bo
  * with a constant k costs no add, and a dynamic index one IMUL or IMAD
  * (never an IMAD of two immediates, which would take a register for one
  * of them). */
-static void advance_by(struct tx *t, struct ptr *p, struct sc_opnd index, bool index64,
+static void advance_by(struct sc_tx *t, struct ptr *p, struct sc_opnd index, bool index64,
                        uint32_t stride)
 {
    if (is_buffer_storage(p->storage)) {
@@ -855,14 +795,14 @@ static void advance_by(struct tx *t, struct ptr *p, struct sc_opnd index, bool i
    }
 }
 
-static void advance(struct tx *t, struct ptr *p, struct sc_opnd index, uint32_t stride)
+static void advance(struct sc_tx *t, struct ptr *p, struct sc_opnd index, uint32_t stride)
 {
    advance_by(t, p, index, false, stride);
 }
 
 /* The 64-bit address of a buffer pointer's dynamic part, and the constant
  * displacement that goes into the instruction's offset field. */
-static struct sc_opnd buffer_address(struct tx *t, const struct ptr *p, uint32_t extra,
+static struct sc_opnd buffer_address(struct sc_tx *t, const struct ptr *p, uint32_t extra,
                                      uint32_t *imm)
 {
    struct sc_opnd a = p->base;
@@ -878,7 +818,7 @@ static struct sc_opnd buffer_address(struct tx *t, const struct ptr *p, uint32_t
 }
 
 /* A buffer pointer's whole 64-bit address, in a two-part register. */
-static struct sc_opnd pointer_address(struct tx *t, const struct ptr *p)
+static struct sc_opnd pointer_address(struct sc_tx *t, const struct ptr *p)
 {
    uint32_t imm;
    struct sc_opnd a = buffer_address(t, p, 0, &imm);
@@ -887,7 +827,7 @@ static struct sc_opnd pointer_address(struct tx *t, const struct ptr *p)
 
 /* The 32-bit address of a shared/private pointer plus a displacement:
  * (register or NONE, immediate). */
-static struct sc_opnd local_address(struct tx *t, const struct ptr *p, uint32_t extra,
+static struct sc_opnd local_address(struct sc_tx *t, const struct ptr *p, uint32_t extra,
                                     uint32_t *imm)
 {
    (void)t;
@@ -900,7 +840,7 @@ static struct sc_opnd local_address(struct tx *t, const struct ptr *p, uint32_t 
 }
 
 /* The load (store: +1) instruction for a storage class. */
-static enum isa_op memory_op(struct tx *t, uint32_t storage, bool store)
+static enum isa_op memory_op(struct sc_tx *t, uint32_t storage, bool store)
 {
    enum isa_op op;
    if (is_buffer_storage(storage))
@@ -916,7 +856,7 @@ static enum isa_op memory_op(struct tx *t, uint32_t storage, bool store)
 
 /* Component offsets of a value of `type` stored at a pointer, in
  * register-component order. */
-static void component_offsets(struct tx *t, const struct ptr *p, uint32_t type, uint32_t base,
+static void component_offsets(struct sc_tx *t, const struct ptr *p, uint32_t type, uint32_t base,
                               uint32_t vector_stride, uint32_t *out, uint32_t *n)
 {
    struct tinfo ti = type_of(t, type);
@@ -974,8 +914,8 @@ static void component_offsets(struct tx *t, const struct ptr *p, uint32_t type, 
    }
 }
 
-static void open_construct(struct tx *t, struct construct c);
-static void close_construct(struct tx *t);
+static void open_construct(struct sc_tx *t, struct construct c);
+static void close_construct(struct sc_tx *t);
 
 /*
  * Robust buffer access (VkPhysicalDeviceFeatures::robustBufferAccess):
@@ -987,7 +927,7 @@ static void close_construct(struct tx *t);
  * yield zero otherwise. Returns the label closing the IF, or UINT32_MAX
  * when no guard is needed (feature off, push constants, device addresses).
  */
-static uint32_t guard_begin(struct tx *t, const struct ptr *p, uint32_t extent)
+static uint32_t guard_begin(struct sc_tx *t, const struct ptr *p, uint32_t extent)
 {
    if (!t->o->robust_buffer_access || p->range.kind != SC_REG || !is_buffer_storage(p->storage))
       return UINT32_MAX;
@@ -1015,7 +955,7 @@ static uint32_t guard_begin(struct tx *t, const struct ptr *p, uint32_t extent)
    return skip;
 }
 
-static void guard_end(struct tx *t, uint32_t skip)
+static void guard_end(struct sc_tx *t, uint32_t skip)
 {
    if (skip == UINT32_MAX)
       return;
@@ -1025,7 +965,7 @@ static void guard_end(struct tx *t, uint32_t skip)
 }
 
 /* Zero into a result register (its lanes that a guarded access skips). */
-static void zero_fill(struct tx *t, struct sc_opnd r, bool wide)
+static void zero_fill(struct sc_tx *t, struct sc_opnd r, bool wide)
 {
    emit(t, ISA_OP_MOV, 0, part_of(r, 0), sc_imm(0), sc_none(), sc_none());
    if (wide)
@@ -1033,7 +973,7 @@ static void zero_fill(struct tx *t, struct sc_opnd r, bool wide)
 }
 
 /* The bytes an access of `type` at offsets offs spans from the pointer. */
-static uint32_t access_extent(struct tx *t, uint32_t type, const uint32_t *offs, uint32_t n)
+static uint32_t access_extent(struct sc_tx *t, uint32_t type, const uint32_t *offs, uint32_t n)
 {
    uint32_t end = 0;
    for (uint32_t i = 0; i < n; i++) {
@@ -1045,7 +985,7 @@ static uint32_t access_extent(struct tx *t, uint32_t type, const uint32_t *offs,
 }
 
 /* Loads a value of `type` through p into regs (one per component). */
-static void load(struct tx *t, const struct ptr *p, uint32_t type, struct sc_opnd *regs,
+static void load(struct sc_tx *t, const struct ptr *p, uint32_t type, struct sc_opnd *regs,
                  uint32_t vector_stride)
 {
    uint32_t offs[MAX_COMPONENTS], n = 0;
@@ -1078,7 +1018,7 @@ static void load(struct tx *t, const struct ptr *p, uint32_t type, struct sc_opn
    guard_end(t, guard);
 }
 
-static void store(struct tx *t, const struct ptr *p, uint32_t type, const struct sc_opnd *regs,
+static void store(struct sc_tx *t, const struct ptr *p, uint32_t type, const struct sc_opnd *regs,
                   uint32_t vector_stride)
 {
    uint32_t offs[MAX_COMPONENTS], n = 0;
@@ -1105,7 +1045,7 @@ static void store(struct tx *t, const struct ptr *p, uint32_t type, const struct
 
 /* ---- resources and variables --------------------------------------------------------- */
 
-static const struct sc_binding *find_binding(struct tx *t, uint32_t set, uint32_t binding)
+static const struct sc_binding *find_binding(struct sc_tx *t, uint32_t set, uint32_t binding)
 {
    if (set < t->o->set_count) {
       const struct sc_set_layout *l = &t->o->sets[set];
@@ -1124,7 +1064,7 @@ static bool dynamic_kind(enum sc_descriptor_kind k)
 }
 
 /* A uniform two-part register loaded from root table + offset. */
-static struct sc_opnd root_load64(struct tx *t, uint32_t offset)
+static struct sc_opnd root_load64(struct sc_tx *t, uint32_t offset)
 {
    struct sc_opnd r = sc_reg(new_reg(t, 2, true));
    struct sc_minst *in = emit(t, ISA_OP_LDG, 2, r, t->root, sc_none(), sc_none());
@@ -1134,7 +1074,7 @@ static struct sc_opnd root_load64(struct tx *t, uint32_t offset)
 
 /* The buffer a descriptor (index-th element of a binding) describes: base
  * address (with any dynamic offset applied) and range. */
-static void load_descriptor(struct tx *t, struct ptr *p, struct sc_opnd set_va,
+static void load_descriptor(struct sc_tx *t, struct ptr *p, struct sc_opnd set_va,
                             const struct sc_binding *b, struct sc_opnd index)
 {
    struct sc_opnd at = set_va;
@@ -1176,7 +1116,7 @@ static void load_descriptor(struct tx *t, struct ptr *p, struct sc_opnd set_va,
 
 /* A buffer variable (StorageBuffer, Uniform): its set's address, and for a
  * single descriptor its buffer, loaded once at the start of the program. */
-static void buffer_variable(struct tx *t, uint32_t var, struct ptr *p, uint32_t pointee)
+static void buffer_variable(struct sc_tx *t, uint32_t var, struct ptr *p, uint32_t pointee)
 {
    const struct sc_id *d = idp(t, var);
    if (!d->has_set || !d->has_binding)
@@ -1219,12 +1159,10 @@ static uint32_t align_up(uint32_t v, uint32_t a)
  */
 #define MAX_PROMOTED_SLOTS 32u
 
-static uint32_t root_variable(const struct tx *t, uint32_t id);
-static uint32_t result_id(const struct tx *t, uint32_t at);
 
 /* Scalars in a value of `type`, or UINT32_MAX if more than `limit` or not
  * kept in registers. */
-static uint32_t flat_size(const struct tx *t, uint32_t type, uint32_t limit, int depth)
+static uint32_t flat_size(const struct sc_tx *t, uint32_t type, uint32_t limit, int depth)
 {
    if (depth > 16 || type >= t->m->bound)
       return UINT32_MAX;
@@ -1249,11 +1187,11 @@ static uint32_t flat_size(const struct tx *t, uint32_t type, uint32_t limit, int
 }
 
 /* Whether an access chain's indices are all constants. */
-static bool constant_chain(const struct tx *t, uint32_t at)
+static bool constant_chain(const struct sc_tx *t, uint32_t at)
 {
    for (uint32_t k = 4; k < sc_len(t->m, at); k++) {
       uint32_t c;
-      if (!const_index(t, arg(t, at, k), &c))
+      if (!const_index(t, sc_arg(t, at, k), &c))
          return false;
    }
    return true;
@@ -1262,7 +1200,7 @@ static bool constant_chain(const struct tx *t, uint32_t at)
 /* The words of each literal of the OpSwitch at `at`: OpSwitch, "Literal
  * must be ... the same width as Selector's type" (SPIR-V 3.42.17), so two
  * for a 64-bit selector. Malformed input counts as one word. */
-static uint32_t switch_literal_words(const struct tx *t, uint32_t at)
+static uint32_t switch_literal_words(const struct sc_tx *t, uint32_t at)
 {
    const struct sc_module *m = t->m;
    uint32_t sel = sc_len(m, at) > 1 ? m->words[at + 1] : 0;
@@ -1274,7 +1212,7 @@ static uint32_t switch_literal_words(const struct tx *t, uint32_t at)
 
 /* Whether word k >= 2 of the OpSwitch at `at` is a target label (the
  * default, or a case's after its literal) rather than a literal. */
-static bool switch_target(const struct tx *t, uint32_t at, uint32_t k)
+bool sc_switch_target(const struct sc_tx *t, uint32_t at, uint32_t k)
 {
    uint32_t lw = switch_literal_words(t, at);
    return k == 2 || (k > 2 && (k - 3) % (lw + 1) == lw);
@@ -1283,7 +1221,7 @@ static bool switch_target(const struct tx *t, uint32_t at, uint32_t k)
 /* Whether operand word k of the instruction at `at` is a literal rather
  * than an id, for the instructions that commonly carry literals (a
  * literal mistaken for an id only costs a promotion). */
-static bool literal_operand(const struct tx *t, uint32_t at, uint32_t k)
+static bool literal_operand(const struct sc_tx *t, uint32_t at, uint32_t k)
 {
    uint16_t op = sc_op(t->m, at);
    switch (op) {
@@ -1293,7 +1231,7 @@ static bool literal_operand(const struct tx *t, uint32_t at, uint32_t k)
    case SpvOpStore: case SpvOpCopyMemory: return k >= 3;
    case SpvOpCompositeExtract: return k >= 4;
    case SpvOpCompositeInsert: case SpvOpVectorShuffle: return k >= 5;
-   case SpvOpSwitch: return k >= 3 && !switch_target(t, at, k);
+   case SpvOpSwitch: return k >= 3 && !sc_switch_target(t, at, k);
    case SpvOpLoopMerge: return k >= 3;
    case SpvOpSelectionMerge: return k >= 2;
    default:
@@ -1303,7 +1241,7 @@ static bool literal_operand(const struct tx *t, uint32_t at, uint32_t k)
 
 /* Marks t->promote for the per-invocation variables kept in registers:
  * every other use of a pointer into them disqualifies the variable. */
-static void find_promotable(struct tx *t)
+static void find_promotable(struct sc_tx *t)
 {
    const struct sc_module *m = t->m;
    t->promote = calloc(m->bound, 1);
@@ -1322,12 +1260,12 @@ static void find_promotable(struct tx *t)
    }
    for (uint32_t at = m->function_start; at < m->function_end; at += sc_len(m, at)) {
       uint16_t op = sc_op(m, at);
-      uint32_t len = sc_len(m, at), self = result_id(t, at);
+      uint32_t len = sc_len(m, at), self = sc_result_id(t, at);
       for (uint32_t k = 1; k < len; k++) {
          uint32_t id = m->words[at + k];
          if (id == self || id >= m->bound || literal_operand(t, at, k))
             continue;
-         uint32_t var = root_variable(t, id);
+         uint32_t var = sc_root_variable(t, id);
          if (!var || !t->promote[var])
             continue;
          bool split = op == SpvOpExtInst && k == 6 && len > 4 && m->words[at + 3] == m->glsl_std_450 &&
@@ -1342,7 +1280,7 @@ static void find_promotable(struct tx *t)
 }
 
 /* Registers for a promoted variable, and its initializer. */
-static void promoted_variable(struct tx *t, uint32_t var, struct ptr *p, uint32_t at)
+static void promoted_variable(struct sc_tx *t, uint32_t var, struct ptr *p, uint32_t at)
 {
    uint32_t n = components(t, p->pointee);
    struct sc_opnd *slots = calloc(n ? n : 1, sizeof(*slots));
@@ -1361,7 +1299,7 @@ static void promoted_variable(struct tx *t, uint32_t var, struct ptr *p, uint32_
    if (sc_len(t->m, at) > 4) {
       uint32_t c;
       bool owned;
-      struct sc_opnd *v = get(t, arg(t, at, 4), &c, &owned);
+      struct sc_opnd *v = get(t, sc_arg(t, at, 4), &c, &owned);
       for (uint32_t i = 0; i < n && i < c; i++) {
          struct tinfo s = scalar_at(t, p->pointee, i);
          copy_scalar(t, slots[i], v[i], is64(&s));
@@ -1373,7 +1311,7 @@ static void promoted_variable(struct tx *t, uint32_t var, struct ptr *p, uint32_
 
 /* A constant-index step into a promoted variable: skip the scalars of the
  * elements or members before the one selected. */
-static void step_into_promoted(struct tx *t, struct ptr *p, uint32_t *type, uint32_t index_id)
+static void step_into_promoted(struct sc_tx *t, struct ptr *p, uint32_t *type, uint32_t index_id)
 {
    struct tinfo ti = type_of(t, *type);
    uint32_t index;
@@ -1399,13 +1337,13 @@ static void step_into_promoted(struct tx *t, struct ptr *p, uint32_t *type, uint
 }
 
 /* Places a variable and gives it its pointer value. */
-static void variable(struct tx *t, uint32_t var)
+static void variable(struct sc_tx *t, uint32_t var)
 {
    const struct sc_id *d = idp(t, var);
    uint32_t at = d->def;
    struct tinfo pt = type_of(t, d->type);
    struct ptr *p = ptr_new(t, var);
-   p->storage = arg(t, at, 3);
+   p->storage = sc_arg(t, at, 3);
    p->pointee = pt.elem;
    p->offset = sc_imm(0);
    switch (p->storage) {
@@ -1428,7 +1366,7 @@ static void variable(struct tx *t, uint32_t var)
       /* Workgroup initializers are OpConstantNull (VK_KHR_zero_initialize_
        * workgroup_memory): each CTA's shared memory starts zeroed. */
       if (sc_len(t->m, at) > 4) {
-         if (idp(t, arg(t, at, 4))->opcode != SpvOpConstantNull)
+         if (idp(t, sc_arg(t, at, 4))->opcode != SpvOpConstantNull)
             FAIL("a Workgroup variable's initializer must be OpConstantNull");
          t->mir->zero_shared = true;
       }
@@ -1449,7 +1387,7 @@ static void variable(struct tx *t, uint32_t var)
       if (sc_len(t->m, at) > 4) {
          uint32_t n;
          bool owned;
-         struct sc_opnd *c = get(t, arg(t, at, 4), &n, &owned);
+         struct sc_opnd *c = get(t, sc_arg(t, at, 4), &n, &owned);
          store(t, p, pt.elem, c, 0);
          if (owned)
             disown(t, c);
@@ -1468,7 +1406,7 @@ static void variable(struct tx *t, uint32_t var)
 
 /* ---- built-ins ------------------------------------------------------------------------ */
 
-static struct sc_opnd sreg(struct tx *t, enum isa_sreg r, bool uniform)
+static struct sc_opnd sreg(struct sc_tx *t, enum isa_sreg r, bool uniform)
 {
    struct sc_opnd d = sc_reg(new_reg(t, 1, uniform));
    emit(t, ISA_OP_S2R, r, d, sc_none(), sc_none(), sc_none());
@@ -1499,7 +1437,7 @@ static uint32_t log2_of(uint32_t v)
  * the index is below sx * sy * sz. Lanes past the workgroup's end compute
  * other values than LOCAL_ID_* would, but are never active.
  */
-static struct sc_opnd local_id(struct tx *t, uint32_t comp)
+static struct sc_opnd local_id(struct sc_tx *t, uint32_t comp)
 {
    const uint32_t *ls = t->local_size;
    if (comp >= 3 || ls[comp] == 1)
@@ -1517,7 +1455,7 @@ static struct sc_opnd local_id(struct tx *t, uint32_t comp)
 }
 
 /* Component `comp` of a built-in input. */
-static struct sc_opnd builtin_component(struct tx *t, uint32_t builtin, uint32_t comp)
+static struct sc_opnd builtin_component(struct sc_tx *t, uint32_t builtin, uint32_t comp)
 {
    switch (builtin) {
    case SpvBuiltInLocalInvocationId:
@@ -1594,7 +1532,7 @@ static struct sc_opnd builtin_component(struct tx *t, uint32_t builtin, uint32_t
 
 /* The pointer a value id stands for: a known pointer, or a physical
  * address held in a register. */
-static struct ptr pointer_of(struct tx *t, uint32_t id)
+static struct ptr pointer_of(struct sc_tx *t, uint32_t id)
 {
    struct val *v = val_at(t, id);
    if (v->kind == VAL_PTR)
@@ -1607,7 +1545,7 @@ static struct ptr pointer_of(struct tx *t, uint32_t id)
                        .offset = sc_imm(0), .explicit_layout = true};
 }
 
-static struct sc_opnd index_operand(struct tx *t, uint32_t id)
+static struct sc_opnd index_operand(struct sc_tx *t, uint32_t id)
 {
    struct tinfo ti = type_of(t, idp(t, id)->type);
    struct sc_opnd i = get1(t, id, 0);
@@ -1618,7 +1556,7 @@ static struct sc_opnd index_operand(struct tx *t, uint32_t id)
 
 /* p += index * stride, index being value id: a 64-bit index whole (as a
  * pair), unless it is a constant that fits in 32 bits. */
-static void step_index(struct tx *t, struct ptr *p, uint32_t id, uint32_t stride)
+static void step_index(struct sc_tx *t, struct ptr *p, uint32_t id, uint32_t stride)
 {
    const struct sc_id *d = idp(t, id);
    struct tinfo ti = type_of(t, d->type);
@@ -1627,7 +1565,7 @@ static void step_index(struct tx *t, struct ptr *p, uint32_t id, uint32_t stride
       return;
    }
    if (d->opcode == SpvOpConstant && sc_len(t->m, d->def) == 5) {
-      uint64_t v = arg(t, d->def, 3) | (uint64_t)arg(t, d->def, 4) << 32;
+      uint64_t v = sc_arg(t, d->def, 3) | (uint64_t)sc_arg(t, d->def, 4) << 32;
       if ((int64_t)v == (int32_t)v) {
          advance(t, p, sc_imm((uint32_t)v), stride);
          return;
@@ -1638,7 +1576,7 @@ static void step_index(struct tx *t, struct ptr *p, uint32_t id, uint32_t stride
 
 /* Whether id is `x + c` with c a 32-bit value known at compile time (a
  * constant, an unrolled loop's counter): x and c. */
-static bool add_of_constant(struct tx *t, uint32_t id, uint32_t *x, uint32_t *c)
+static bool add_of_constant(struct sc_tx *t, uint32_t id, uint32_t *x, uint32_t *c)
 {
    const struct sc_id *d = idp(t, id);
    struct tinfo ti = type_of(t, d->type);
@@ -1654,7 +1592,7 @@ static bool add_of_constant(struct tx *t, uint32_t id, uint32_t *x, uint32_t *c)
 /* An array step by index_id. Into shared or private memory, an index
  * `x + c` steps by x and puts c * stride into the displacement (the same
  * 32-bit address, modulo 2^32): reduce's partial[lid + k] costs no add. */
-static void step_by_index(struct tx *t, struct ptr *p, uint32_t index_id, uint32_t stride)
+static void step_by_index(struct sc_tx *t, struct ptr *p, uint32_t index_id, uint32_t stride)
 {
    uint32_t x, c;
    if (!is_buffer_storage(p->storage) && add_of_constant(t, index_id, &x, &c)) {
@@ -1665,7 +1603,7 @@ static void step_by_index(struct tx *t, struct ptr *p, uint32_t index_id, uint32
 }
 
 /* A step to member `member` of the struct *type. */
-static void step_member(struct tx *t, struct ptr *p, uint32_t *type, uint32_t member)
+static void step_member(struct sc_tx *t, struct ptr *p, uint32_t *type, uint32_t member)
 {
    const struct sc_id *sd = idp(t, *type);
    uint32_t off = p->explicit_layout ? (member < sd->member_count ? sd->members[member].offset : 0)
@@ -1678,7 +1616,7 @@ static void step_member(struct tx *t, struct ptr *p, uint32_t *type, uint32_t me
    *type = struct_member(t, *type, member);
 }
 
-static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t index_id)
+static void step_into(struct sc_tx *t, struct ptr *p, uint32_t *type, uint32_t index_id)
 {
    if (p->var) {
       step_into_promoted(t, p, type, index_id);
@@ -1737,31 +1675,31 @@ static void step_into(struct tx *t, struct ptr *p, uint32_t *type, uint32_t inde
    }
 }
 
-static void access_chain(struct tx *t, uint32_t at, bool ptr_chain)
+static void access_chain(struct sc_tx *t, uint32_t at, bool ptr_chain)
 {
-   uint32_t len = sc_len(t->m, at), id = arg(t, at, 2);
-   struct ptr p = pointer_of(t, arg(t, at, 3));
+   uint32_t len = sc_len(t->m, at), id = sc_arg(t, at, 2);
+   struct ptr p = pointer_of(t, sc_arg(t, at, 3));
    uint32_t type = p.pointee, first = 4;
    if (ptr_chain) {
       /* OpPtrAccessChain: the first index steps over whole pointees. */
-      uint32_t stride = idp(t, idp(t, arg(t, at, 3))->type)->array_stride;
+      uint32_t stride = idp(t, idp(t, sc_arg(t, at, 3))->type)->array_stride;
       if (!stride)
          stride = scalar_bytes(t, type) * components(t, type);
-      step_index(t, &p, arg(t, at, 4), stride);
+      step_index(t, &p, sc_arg(t, at, 4), stride);
       first = 5;
    }
    for (uint32_t i = first; i < len; i++)
-      step_into(t, &p, &type, arg(t, at, i));
+      step_into(t, &p, &type, sc_arg(t, at, i));
    struct ptr *out = ptr_new(t, id);
    *out = p;
    out->pointee = type;
 }
 
-static struct sc_opnd builtin_at(struct tx *t, const struct ptr *p);
+static struct sc_opnd builtin_at(struct sc_tx *t, const struct ptr *p);
 
 /* Loads a value of `type` through p (a variable in registers or memory)
  * into regs, one register per component; a constant may replace one. */
-static void load_value(struct tx *t, const struct ptr *p, uint32_t type, struct sc_opnd *regs)
+static void load_value(struct sc_tx *t, const struct ptr *p, uint32_t type, struct sc_opnd *regs)
 {
    if (!p->var) {
       load(t, p, type, regs, p->vector_stride);
@@ -1780,10 +1718,10 @@ static void load_value(struct tx *t, const struct ptr *p, uint32_t type, struct 
    }
 }
 
-static void op_load(struct tx *t, uint32_t at)
+static void op_load(struct sc_tx *t, uint32_t at)
 {
-   uint32_t type = arg(t, at, 1), id = arg(t, at, 2);
-   struct ptr p = pointer_of(t, arg(t, at, 3));
+   uint32_t type = sc_arg(t, at, 1), id = sc_arg(t, at, 2);
+   struct ptr p = pointer_of(t, sc_arg(t, at, 3));
    if (p.builtin) {
       struct val *v = val_new(t, id, components(t, type));
       if (p.comp_index.kind != SC_NONE) {
@@ -1802,7 +1740,7 @@ static void op_load(struct tx *t, uint32_t at)
 
 /* Stores components c through pointer p (a variable in registers or
  * memory). */
-static void store_value(struct tx *t, const struct ptr *p, const struct sc_opnd *c, uint32_t n)
+static void store_value(struct sc_tx *t, const struct ptr *p, const struct sc_opnd *c, uint32_t n)
 {
    if (p->var) {
       for (uint32_t i = 0; i < n; i++) {
@@ -1814,19 +1752,19 @@ static void store_value(struct tx *t, const struct ptr *p, const struct sc_opnd 
    }
 }
 
-static void op_store(struct tx *t, uint32_t at)
+static void op_store(struct sc_tx *t, uint32_t at)
 {
-   struct ptr p = pointer_of(t, arg(t, at, 1));
+   struct ptr p = pointer_of(t, sc_arg(t, at, 1));
    uint32_t n;
    bool owned;
-   struct sc_opnd *c = get(t, arg(t, at, 2), &n, &owned);
+   struct sc_opnd *c = get(t, sc_arg(t, at, 2), &n, &owned);
    store_value(t, &p, c, n);
    if (owned)
       disown(t, c);
 }
 
 /* A step to element or member i of the array or struct *type. */
-static void step_element(struct tx *t, struct ptr *p, uint32_t *type, uint32_t i)
+static void step_element(struct sc_tx *t, struct ptr *p, uint32_t *type, uint32_t i)
 {
    struct tinfo ti = type_of(t, *type);
    if (ti.kind == TK_STRUCT) {
@@ -1839,7 +1777,7 @@ static void step_element(struct tx *t, struct ptr *p, uint32_t *type, uint32_t i
 
 /* Copies a value of `type` from src to dst through registers: an array or
  * struct too large to hold at once goes element by element. */
-static void copy_value(struct tx *t, const struct ptr *dst, const struct ptr *src, uint32_t type)
+static void copy_value(struct sc_tx *t, const struct ptr *dst, const struct ptr *src, uint32_t type)
 {
    struct tinfo ti = type_of(t, type);
    bool aggregate = ti.kind == TK_ARRAY || ti.kind == TK_STRUCT;
@@ -1870,19 +1808,19 @@ static void copy_value(struct tx *t, const struct ptr *dst, const struct ptr *sr
  * the same <id> Type operand in their OpTypePointer type declaration"
  * (SPIR-V 3.42.8). The same type may be laid out differently on each side
  * (a buffer's explicit layout, a variable's own): a load and a store. */
-static void copy_memory(struct tx *t, uint32_t at)
+static void copy_memory(struct sc_tx *t, uint32_t at)
 {
-   struct ptr dst = pointer_of(t, arg(t, at, 1)), src = pointer_of(t, arg(t, at, 2));
+   struct ptr dst = pointer_of(t, sc_arg(t, at, 1)), src = pointer_of(t, sc_arg(t, at, 2));
    if (src.builtin || src.desc_array || dst.builtin || dst.desc_array)
       FAIL("OpCopyMemory of a built-in or of descriptors");
    copy_value(t, &dst, &src, src.pointee);
 }
 
 /* OpArrayLength: (range - member offset) / stride of the runtime array. */
-static void op_array_length(struct tx *t, uint32_t at)
+static void op_array_length(struct sc_tx *t, uint32_t at)
 {
-   uint32_t id = arg(t, at, 2), member = arg(t, at, 4);
-   struct ptr p = pointer_of(t, arg(t, at, 3));
+   uint32_t id = sc_arg(t, at, 2), member = sc_arg(t, at, 4);
+   struct ptr p = pointer_of(t, sc_arg(t, at, 3));
    if (p.range.kind != SC_REG)
       FAIL("OpArrayLength on a buffer without a descriptor");
    struct tinfo st = type_of(t, p.pointee);
@@ -1906,10 +1844,10 @@ struct operands {
    struct sc_opnd *c;
    uint32_t n;
    bool owned;
-   struct tx *t;                /* for release() */
+   struct sc_tx *t;                /* for release() */
 };
 
-static struct operands operand(struct tx *t, uint32_t id)
+static struct operands operand(struct sc_tx *t, uint32_t id)
 {
    struct operands o = {.t = t};
    o.c = get(t, id, &o.n, &o.owned);
@@ -1928,22 +1866,22 @@ static struct sc_opnd pick(const struct operands *o, uint32_t i)
    return o->c[o->n == 1 ? 0 : i];
 }
 
-static struct tinfo result_scalar(struct tx *t, uint32_t at)
+static struct tinfo result_scalar(struct sc_tx *t, uint32_t at)
 {
-   return scalar_at(t, arg(t, at, 1), 0);
+   return scalar_at(t, sc_arg(t, at, 1), 0);
 }
 
-static struct tinfo operand_scalar(struct tx *t, uint32_t id)
+static struct tinfo operand_scalar(struct sc_tx *t, uint32_t id)
 {
    return scalar_at(t, idp(t, id)->type, 0);
 }
 
 /* dst = op(a, b) per component, 32- or 64-bit by the result's width. */
-static void binop(struct tx *t, uint32_t at, enum isa_op op32, enum isa_op op64, uint32_t mod)
+static void binop(struct sc_tx *t, uint32_t at, enum isa_op op32, enum isa_op op64, uint32_t mod)
 {
-   struct tinfo rs = operand_scalar(t, arg(t, at, 3));
-   struct operands a = operand(t, arg(t, at, 3)), b = operand(t, arg(t, at, 4));
-   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   struct tinfo rs = operand_scalar(t, sc_arg(t, at, 3));
+   struct operands a = operand(t, sc_arg(t, at, 3)), b = operand(t, sc_arg(t, at, 4));
+   struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
    for (uint32_t i = 0; i < v->n; i++) {
       enum isa_op op = is64(&rs) ? op64 : op32;
       if (op == ISA_OP_NOP)
@@ -1951,7 +1889,7 @@ static void binop(struct tx *t, uint32_t at, enum isa_op op32, enum isa_op op64,
       struct sc_opnd bb = pick(&b, i);
       /* 64-bit shifts count with a 32-bit operand. */
       if (is64(&rs) && (op == ISA_OP_SHL64 || op == ISA_OP_SHR64_U || op == ISA_OP_SHR64_S) &&
-          is64(&(struct tinfo){.width = operand_scalar(t, arg(t, at, 4)).width}))
+          is64(&(struct tinfo){.width = operand_scalar(t, sc_arg(t, at, 4)).width}))
          bb = part_of(bb, 0);
       /* Integer arithmetic on constants (an unrolled loop's counter) is
        * a constant. */
@@ -1967,11 +1905,11 @@ static void binop(struct tx *t, uint32_t at, enum isa_op op32, enum isa_op op64,
    release(&b);
 }
 
-static void unop(struct tx *t, uint32_t at, enum isa_op op32, enum isa_op op64, uint32_t mod)
+static void unop(struct sc_tx *t, uint32_t at, enum isa_op op32, enum isa_op op64, uint32_t mod)
 {
-   struct tinfo rs = operand_scalar(t, arg(t, at, 3));
-   struct operands a = operand(t, arg(t, at, 3));
-   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   struct tinfo rs = operand_scalar(t, sc_arg(t, at, 3));
+   struct operands a = operand(t, sc_arg(t, at, 3));
+   struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
    for (uint32_t i = 0; i < v->n; i++) {
       enum isa_op op = is64(&rs) ? op64 : op32;
       if (op == ISA_OP_NOP)
@@ -1982,9 +1920,9 @@ static void unop(struct tx *t, uint32_t at, enum isa_op op32, enum isa_op op64, 
 }
 
 /* 64-bit bitwise operations: the same 32-bit operation on both halves. */
-static void bitwise(struct tx *t, uint32_t at, enum isa_op op, bool unary)
+static void bitwise(struct sc_tx *t, uint32_t at, enum isa_op op, bool unary)
 {
-   struct tinfo rs = operand_scalar(t, arg(t, at, 3));
+   struct tinfo rs = operand_scalar(t, sc_arg(t, at, 3));
    if (!is64(&rs)) {
       if (unary)
          unop(t, at, op, op, 0);
@@ -1992,9 +1930,9 @@ static void bitwise(struct tx *t, uint32_t at, enum isa_op op, bool unary)
          binop(t, at, op, op, 0);
       return;
    }
-   struct operands a = operand(t, arg(t, at, 3));
-   struct operands b = unary ? a : operand(t, arg(t, at, 4));
-   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   struct operands a = operand(t, sc_arg(t, at, 3));
+   struct operands b = unary ? a : operand(t, sc_arg(t, at, 4));
+   struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
    for (uint32_t i = 0; i < v->n; i++) {
       for (uint32_t h = 0; h < 2; h++)
          emit(t, op, 0, part_of(v->comp[i], h), part_of(pick(&a, i), h),
@@ -2005,14 +1943,14 @@ static void bitwise(struct tx *t, uint32_t at, enum isa_op op, bool unary)
       release(&b);
 }
 
-static void compare(struct tx *t, uint32_t at, enum isa_op op, uint32_t mod)
+static void compare(struct sc_tx *t, uint32_t at, enum isa_op op, uint32_t mod)
 {
-   struct tinfo s = operand_scalar(t, arg(t, at, 3));
+   struct tinfo s = operand_scalar(t, sc_arg(t, at, 3));
    if (op == ISA_OP_ICMP && is64(&s))
       op = ISA_OP_ICMP64;
-   struct operands a = operand(t, arg(t, at, 3));
-   struct operands b = sc_len(t->m, at) > 4 ? operand(t, arg(t, at, 4)) : a;
-   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   struct operands a = operand(t, sc_arg(t, at, 3));
+   struct operands b = sc_len(t->m, at) > 4 ? operand(t, sc_arg(t, at, 4)) : a;
+   struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
    for (uint32_t i = 0; i < v->n; i++)
       emit(t, op, mod, v->comp[i], pick(&a, i), pick(&b, i), sc_none());
    release(&a);
@@ -2020,14 +1958,14 @@ static void compare(struct tx *t, uint32_t at, enum isa_op op, uint32_t mod)
       release(&b);
 }
 
-static void select_op(struct tx *t, uint32_t at)
+static void select_op(struct sc_tx *t, uint32_t at)
 {
-   struct operands c = operand(t, arg(t, at, 3));
-   struct operands a = operand(t, arg(t, at, 4)), b = operand(t, arg(t, at, 5));
+   struct operands c = operand(t, sc_arg(t, at, 3));
+   struct operands a = operand(t, sc_arg(t, at, 4)), b = operand(t, sc_arg(t, at, 5));
    struct tinfo rs = result_scalar(t, at);
-   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
    for (uint32_t i = 0; i < v->n; i++) {
-      struct tinfo s = scalar_at(t, arg(t, at, 1), i);
+      struct tinfo s = scalar_at(t, sc_arg(t, at, 1), i);
       uint32_t halves = is64(&s) ? 2 : 1;
       for (uint32_t h = 0; h < halves; h++)
          emit(t, ISA_OP_SEL, 0, part_of(v->comp[i], h), pick(&c, i), part_of(pick(&a, i), h),
@@ -2040,11 +1978,11 @@ static void select_op(struct tx *t, uint32_t at)
 }
 
 /* Integer width changes: 32 -> 64 extends, 64 -> 32 truncates. */
-static void int_convert(struct tx *t, uint32_t at, bool is_signed)
+static void int_convert(struct sc_tx *t, uint32_t at, bool is_signed)
 {
-   struct tinfo from = operand_scalar(t, arg(t, at, 3)), to = result_scalar(t, at);
-   struct operands a = operand(t, arg(t, at, 3));
-   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   struct tinfo from = operand_scalar(t, sc_arg(t, at, 3)), to = result_scalar(t, at);
+   struct operands a = operand(t, sc_arg(t, at, 3));
+   struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
    for (uint32_t i = 0; i < v->n; i++) {
       if (is64(&to) && !is64(&from))
          emit(t, is_signed ? ISA_OP_SEXT64 : ISA_OP_ZEXT64, 0, v->comp[i], pick(&a, i), sc_none(),
@@ -2058,9 +1996,9 @@ static void int_convert(struct tx *t, uint32_t at, bool is_signed)
 }
 
 /* OpBitcast: the same bits, possibly regrouped (u64 <-> uvec2). */
-static void bitcast(struct tx *t, uint32_t at)
+static void bitcast(struct sc_tx *t, uint32_t at)
 {
-   uint32_t type = arg(t, at, 1), id = arg(t, at, 2), src = arg(t, at, 3);
+   uint32_t type = sc_arg(t, at, 1), id = sc_arg(t, at, 2), src = sc_arg(t, at, 3);
    struct operands a = operand(t, src);
    /* Flatten the source into 32-bit words. */
    struct sc_opnd words[MAX_COMPONENTS * 2];
@@ -2093,7 +2031,7 @@ static void bitcast(struct tx *t, uint32_t at)
  * extraction, construction, shuffles): it shares their registers, which
  * is safe because SSA registers are written once (phi copies are parallel
  * copies, see emit_edge). */
-static void assign(struct tx *t, uint32_t id, uint32_t type, const struct sc_opnd *src, uint32_t n)
+static void assign(struct sc_tx *t, uint32_t id, uint32_t type, const struct sc_opnd *src, uint32_t n)
 {
    if (components(t, type) != n)
       FAIL("invalid SPIR-V: %u components for a %u-component type", n, components(t, type));
@@ -2103,7 +2041,7 @@ static void assign(struct tx *t, uint32_t id, uint32_t type, const struct sc_opn
 }
 
 /* Where component `index path` of a composite starts, and how many it has. */
-static uint32_t composite_offset(struct tx *t, uint32_t type, const uint32_t *path, uint32_t depth,
+static uint32_t composite_offset(struct sc_tx *t, uint32_t type, const uint32_t *path, uint32_t depth,
                                  uint32_t *count, uint32_t *elem_type)
 {
    uint32_t off = 0;
@@ -2130,24 +2068,24 @@ static uint32_t composite_offset(struct tx *t, uint32_t type, const uint32_t *pa
    return off;
 }
 
-static void composite_extract(struct tx *t, uint32_t at)
+static void composite_extract(struct sc_tx *t, uint32_t at)
 {
-   uint32_t len = sc_len(t->m, at), src = arg(t, at, 3);
+   uint32_t len = sc_len(t->m, at), src = sc_arg(t, at, 3);
    struct operands a = operand(t, src);
    uint32_t count, et;
    uint32_t off = composite_offset(t, idp(t, src)->type, W(t, at) + 4, len - 4, &count, &et);
    if (off + count > a.n)
       FAIL("invalid SPIR-V: composite extract out of range");
-   assign(t, arg(t, at, 2), arg(t, at, 1), a.c + off, count);
+   assign(t, sc_arg(t, at, 2), sc_arg(t, at, 1), a.c + off, count);
    release(&a);
 }
 
-static void composite_insert(struct tx *t, uint32_t at)
+static void composite_insert(struct sc_tx *t, uint32_t at)
 {
    uint32_t len = sc_len(t->m, at);
-   struct operands obj = operand(t, arg(t, at, 3)), comp = operand(t, arg(t, at, 4));
+   struct operands obj = operand(t, sc_arg(t, at, 3)), comp = operand(t, sc_arg(t, at, 4));
    uint32_t count, et;
-   uint32_t off = composite_offset(t, arg(t, at, 1), W(t, at) + 5, len - 5, &count, &et);
+   uint32_t off = composite_offset(t, sc_arg(t, at, 1), W(t, at) + 5, len - 5, &count, &et);
    struct sc_opnd all[MAX_COMPONENTS];
    if (comp.n > MAX_COMPONENTS || off + obj.n > MAX_COMPONENTS + count)
       FAIL("composite too large");
@@ -2155,35 +2093,35 @@ static void composite_insert(struct tx *t, uint32_t at)
       all[i] = comp.c[i];
    for (uint32_t i = 0; i < obj.n; i++)
       all[off + i] = obj.c[i];
-   assign(t, arg(t, at, 2), arg(t, at, 1), all, comp.n);
+   assign(t, sc_arg(t, at, 2), sc_arg(t, at, 1), all, comp.n);
    release(&obj);
    release(&comp);
 }
 
-static void composite_construct(struct tx *t, uint32_t at)
+static void composite_construct(struct sc_tx *t, uint32_t at)
 {
    uint32_t len = sc_len(t->m, at);
    struct sc_opnd all[MAX_COMPONENTS];
    uint32_t n = 0;
    for (uint32_t i = 3; i < len; i++) {
-      struct operands o = operand(t, arg(t, at, i));
+      struct operands o = operand(t, sc_arg(t, at, i));
       if (n + o.n > MAX_COMPONENTS)
          FAIL("composite too large");
       for (uint32_t k = 0; k < o.n; k++)
          all[n++] = o.c[k];
       release(&o);
    }
-   assign(t, arg(t, at, 2), arg(t, at, 1), all, n);
+   assign(t, sc_arg(t, at, 2), sc_arg(t, at, 1), all, n);
 }
 
-static void vector_shuffle(struct tx *t, uint32_t at)
+static void vector_shuffle(struct sc_tx *t, uint32_t at)
 {
    uint32_t len = sc_len(t->m, at);
-   struct operands a = operand(t, arg(t, at, 3)), b = operand(t, arg(t, at, 4));
+   struct operands a = operand(t, sc_arg(t, at, 3)), b = operand(t, sc_arg(t, at, 4));
    struct sc_opnd all[16];
    uint32_t n = 0;
    for (uint32_t i = 5; i < len && n < 16; i++) {
-      uint32_t s = arg(t, at, i);
+      uint32_t s = sc_arg(t, at, i);
       if (s == UINT32_MAX)
          all[n++] = sc_imm(0);   /* undefined component */
       else if (s < a.n)
@@ -2193,13 +2131,13 @@ static void vector_shuffle(struct tx *t, uint32_t at)
       else
          FAIL("invalid SPIR-V: shuffle component %u", s);
    }
-   assign(t, arg(t, at, 2), arg(t, at, 1), all, n);
+   assign(t, sc_arg(t, at, 2), sc_arg(t, at, 1), all, n);
    release(&a);
    release(&b);
 }
 
 /* A component chosen at run time: a chain of selects. */
-static struct sc_opnd dynamic_pick(struct tx *t, const struct operands *v, struct sc_opnd index,
+static struct sc_opnd dynamic_pick(struct sc_tx *t, const struct operands *v, struct sc_opnd index,
                                    bool wide)
 {
    struct sc_opnd r = v->c[0];
@@ -2221,7 +2159,7 @@ static struct sc_opnd dynamic_pick(struct tx *t, const struct operands *v, struc
 /* The component of a built-in vector that a dynamic index selects: all of
  * them read, one picked (an index out of range reads component 0; the
  * result is undefined). */
-static struct sc_opnd builtin_at(struct tx *t, const struct ptr *p)
+static struct sc_opnd builtin_at(struct sc_tx *t, const struct ptr *p)
 {
    struct sc_opnd c[16];
    uint32_t n = p->comp_count < 16 ? p->comp_count : 16;
@@ -2233,19 +2171,19 @@ static struct sc_opnd builtin_at(struct tx *t, const struct ptr *p)
    return dynamic_pick(t, &v, p->comp_index, false);
 }
 
-static void vector_extract_dynamic(struct tx *t, uint32_t at)
+static void vector_extract_dynamic(struct sc_tx *t, uint32_t at)
 {
-   struct operands v = operand(t, arg(t, at, 3));
+   struct operands v = operand(t, sc_arg(t, at, 3));
    struct tinfo s = result_scalar(t, at);
-   struct sc_opnd r = dynamic_pick(t, &v, index_operand(t, arg(t, at, 4)), is64(&s));
-   assign(t, arg(t, at, 2), arg(t, at, 1), &r, 1);
+   struct sc_opnd r = dynamic_pick(t, &v, index_operand(t, sc_arg(t, at, 4)), is64(&s));
+   assign(t, sc_arg(t, at, 2), sc_arg(t, at, 1), &r, 1);
    release(&v);
 }
 
-static void vector_insert_dynamic(struct tx *t, uint32_t at)
+static void vector_insert_dynamic(struct sc_tx *t, uint32_t at)
 {
-   struct operands v = operand(t, arg(t, at, 3)), c = operand(t, arg(t, at, 4));
-   struct sc_opnd index = index_operand(t, arg(t, at, 5));
+   struct operands v = operand(t, sc_arg(t, at, 3)), c = operand(t, sc_arg(t, at, 4));
+   struct sc_opnd index = index_operand(t, sc_arg(t, at, 5));
    struct sc_opnd all[16];
    struct tinfo s = result_scalar(t, at);
    for (uint32_t i = 0; i < v.n && i < 16; i++) {
@@ -2259,27 +2197,27 @@ static void vector_insert_dynamic(struct tx *t, uint32_t at)
          all[i] = alu(t, ISA_OP_SEL, 0, is, c.c[0], v.c[i]);
       }
    }
-   assign(t, arg(t, at, 2), arg(t, at, 1), all, v.n);
+   assign(t, sc_arg(t, at, 2), sc_arg(t, at, 1), all, v.n);
    release(&v);
    release(&c);
 }
 
 /* ---- GLSL.std.450 ------------------------------------------------------------------- */
 
-static void ext_unary(struct tx *t, uint32_t at, uint32_t id, uint32_t type, enum isa_op op,
+static void ext_unary(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, enum isa_op op,
                       uint32_t mod)
 {
-   struct operands a = operand(t, arg(t, at, 5));
+   struct operands a = operand(t, sc_arg(t, at, 5));
    struct val *v = result(t, id, type);
    for (uint32_t i = 0; i < v->n; i++)
       emit(t, op, mod, v->comp[i], pick(&a, i), sc_none(), sc_none());
    release(&a);
 }
 
-static void ext_binary(struct tx *t, uint32_t at, uint32_t id, uint32_t type, enum isa_op op,
+static void ext_binary(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, enum isa_op op,
                        uint32_t mod)
 {
-   struct operands a = operand(t, arg(t, at, 5)), b = operand(t, arg(t, at, 6));
+   struct operands a = operand(t, sc_arg(t, at, 5)), b = operand(t, sc_arg(t, at, 6));
    struct val *v = result(t, id, type);
    for (uint32_t i = 0; i < v->n; i++)
       emit(t, op, mod, v->comp[i], pick(&a, i), pick(&b, i), sc_none());
@@ -2288,11 +2226,11 @@ static void ext_binary(struct tx *t, uint32_t at, uint32_t id, uint32_t type, en
 }
 
 /* clamp(x, lo, hi) = min(max(x, lo), hi) */
-static void ext_clamp(struct tx *t, uint32_t at, uint32_t id, uint32_t type, enum isa_op max,
+static void ext_clamp(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, enum isa_op max,
                       enum isa_op min)
 {
-   struct operands x = operand(t, arg(t, at, 5)), lo = operand(t, arg(t, at, 6)),
-                   hi = operand(t, arg(t, at, 7));
+   struct operands x = operand(t, sc_arg(t, at, 5)), lo = operand(t, sc_arg(t, at, 6)),
+                   hi = operand(t, sc_arg(t, at, 7));
    struct val *v = result(t, id, type);
    bool wide = isa_op_info[max].cls == ISA_CLASS_ALU64;
    for (uint32_t i = 0; i < v->n; i++) {
@@ -2313,10 +2251,10 @@ static struct sc_opnd fimm(float f)
 }
 
 /* mix(x, y, a) = x + (y - x) * a */
-static void ext_mix(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+static void ext_mix(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type)
 {
-   struct operands x = operand(t, arg(t, at, 5)), y = operand(t, arg(t, at, 6)),
-                   a = operand(t, arg(t, at, 7));
+   struct operands x = operand(t, sc_arg(t, at, 5)), y = operand(t, sc_arg(t, at, 6)),
+                   a = operand(t, sc_arg(t, at, 7));
    struct val *v = result(t, id, type);
    for (uint32_t i = 0; i < v->n; i++) {
       struct sc_opnd d = alu(t, ISA_OP_FSUB, 0, pick(&y, i), pick(&x, i), sc_none());
@@ -2328,7 +2266,7 @@ static void ext_mix(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
    release(&a);
 }
 
-static struct sc_opnd dot(struct tx *t, const struct operands *a, const struct operands *b)
+static struct sc_opnd dot(struct sc_tx *t, const struct operands *a, const struct operands *b)
 {
    struct sc_opnd acc = alu(t, ISA_OP_FMUL, 0, a->c[0], b->c[0], sc_none());
    for (uint32_t i = 1; i < a->n; i++)
@@ -2338,9 +2276,9 @@ static struct sc_opnd dot(struct tx *t, const struct operands *a, const struct o
 }
 
 /* Component-wise f(x) * k. */
-static void ext_scale(struct tx *t, uint32_t at, uint32_t id, uint32_t type, float k)
+static void ext_scale(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, float k)
 {
-   struct operands a = operand(t, arg(t, at, 5));
+   struct operands a = operand(t, sc_arg(t, at, 5));
    struct val *v = result(t, id, type);
    for (uint32_t i = 0; i < v->n; i++)
       emit(t, ISA_OP_FMUL, 0, v->comp[i], pick(&a, i), fimm(k), sc_none());
@@ -2348,9 +2286,9 @@ static void ext_scale(struct tx *t, uint32_t at, uint32_t id, uint32_t type, flo
 }
 
 /* sign(x) for integers: -1, 0 or 1 */
-static void ext_ssign(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+static void ext_ssign(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type)
 {
-   struct operands a = operand(t, arg(t, at, 5));
+   struct operands a = operand(t, sc_arg(t, at, 5));
    struct val *v = result(t, id, type);
    for (uint32_t i = 0; i < v->n; i++) {
       struct sc_opnd neg = alu(t, ISA_OP_ICMP, ISA_ICMP_LT_S, pick(&a, i), sc_imm(0), sc_none());
@@ -2361,9 +2299,9 @@ static void ext_ssign(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
 }
 
 /* abs and sign of 64-bit integers, half by half under one comparison */
-static void ext_abs64(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+static void ext_abs64(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type)
 {
-   struct operands a = operand(t, arg(t, at, 5));
+   struct operands a = operand(t, sc_arg(t, at, 5));
    struct val *v = result(t, id, type);
    for (uint32_t i = 0; i < v->n; i++) {
       struct sc_opnd x = pick(&a, i);
@@ -2375,9 +2313,9 @@ static void ext_abs64(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
    release(&a);
 }
 
-static void ext_ssign64(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+static void ext_ssign64(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type)
 {
-   struct operands a = operand(t, arg(t, at, 5));
+   struct operands a = operand(t, sc_arg(t, at, 5));
    struct val *v = result(t, id, type);
    for (uint32_t i = 0; i < v->n; i++) {
       struct sc_opnd x = pick(&a, i);
@@ -2391,10 +2329,10 @@ static void ext_ssign64(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
 }
 
 /* faceforward(N, I, Nref) = dot(Nref, I) < 0 ? N : -N */
-static void ext_faceforward(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+static void ext_faceforward(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type)
 {
-   struct operands n = operand(t, arg(t, at, 5)), i = operand(t, arg(t, at, 6)),
-                   r = operand(t, arg(t, at, 7));
+   struct operands n = operand(t, sc_arg(t, at, 5)), i = operand(t, sc_arg(t, at, 6)),
+                   r = operand(t, sc_arg(t, at, 7));
    struct sc_opnd d = dot(t, &r, &i);
    struct sc_opnd neg = alu(t, ISA_OP_FCMP, ISA_FCMP_OLT, d, fimm(0.0f), sc_none());
    struct val *v = result(t, id, type);
@@ -2408,9 +2346,9 @@ static void ext_faceforward(struct tx *t, uint32_t at, uint32_t id, uint32_t typ
 }
 
 /* reflect(I, N) = I - 2 * dot(N, I) * N */
-static void ext_reflect(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+static void ext_reflect(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type)
 {
-   struct operands i = operand(t, arg(t, at, 5)), n = operand(t, arg(t, at, 6));
+   struct operands i = operand(t, sc_arg(t, at, 5)), n = operand(t, sc_arg(t, at, 6));
    struct sc_opnd d2 = alu(t, ISA_OP_FMUL, 0, dot(t, &n, &i), fimm(2.0f), sc_none());
    struct val *v = result(t, id, type);
    for (uint32_t k = 0; k < v->n; k++) {
@@ -2423,10 +2361,10 @@ static void ext_reflect(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
 
 /* refract(I, N, eta): k = 1 - eta^2 (1 - dot(N, I)^2);
  * k < 0 ? 0 : eta I - (eta dot(N, I) + sqrt(k)) N */
-static void ext_refract(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+static void ext_refract(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type)
 {
-   struct operands i = operand(t, arg(t, at, 5)), n = operand(t, arg(t, at, 6));
-   struct sc_opnd eta = get1(t, arg(t, at, 7), 0);
+   struct operands i = operand(t, sc_arg(t, at, 5)), n = operand(t, sc_arg(t, at, 6));
+   struct sc_opnd eta = get1(t, sc_arg(t, at, 7), 0);
    struct sc_opnd d = dot(t, &n, &i);
    struct sc_opnd one_d2 = alu(t, ISA_OP_FSUB, 0, fimm(1.0f), alu(t, ISA_OP_FMUL, 0, d, d, sc_none()),
                                sc_none());
@@ -2450,7 +2388,7 @@ static void ext_refract(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
 /* modf: whole = trunc(x), fraction = x - whole (same sign as x). frexp:
  * x = m * 2^e with 0.5 <= |m| < 1; zero gives (0, 0); subnormals are
  * scaled into the normal range first. Infinity and NaN: undefined (GLSL). */
-static void split_float(struct tx *t, struct sc_opnd x, bool frexp, struct sc_opnd *first,
+static void split_float(struct sc_tx *t, struct sc_opnd x, bool frexp, struct sc_opnd *first,
                         struct sc_opnd *second)
 {
    if (!frexp) {
@@ -2473,9 +2411,9 @@ static void split_float(struct tx *t, struct sc_opnd x, bool frexp, struct sc_op
 }
 
 /* Modf/Frexp (the second result through a pointer) and their Struct forms. */
-static void ext_split(struct tx *t, uint32_t at, uint32_t id, uint32_t type, bool frexp, bool by_struct)
+static void ext_split(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, bool frexp, bool by_struct)
 {
-   struct operands x = operand(t, arg(t, at, 5));
+   struct operands x = operand(t, sc_arg(t, at, 5));
    struct sc_opnd first[16], second[16];
    uint32_t n = x.n < 16 ? x.n : 16;
    for (uint32_t i = 0; i < n; i++)
@@ -2490,17 +2428,17 @@ static void ext_split(struct tx *t, uint32_t at, uint32_t id, uint32_t type, boo
       assign(t, id, type, all, 2 * n);
       return;
    }
-   struct ptr p = pointer_of(t, arg(t, at, 6));
+   struct ptr p = pointer_of(t, sc_arg(t, at, 6));
    store_value(t, &p, second, n);
    assign(t, id, type, first, n);
 }
 
 /* Packs: round(clamp(c, lo, 1) * scale) in `bits`-bit fields; the half
  * form converts to binary16. */
-static void ext_pack(struct tx *t, uint32_t at, uint32_t id, uint32_t type, uint32_t bits, bool snorm,
+static void ext_pack(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, uint32_t bits, bool snorm,
                      bool half)
 {
-   struct operands v = operand(t, arg(t, at, 5));
+   struct operands v = operand(t, sc_arg(t, at, 5));
    struct sc_opnd acc = sc_imm(0);
    float scale = (float)((1u << (bits - (snorm ? 1 : 0))) - 1);
    for (uint32_t i = 0; i < v.n && i < 4; i++) {
@@ -2523,10 +2461,10 @@ static void ext_pack(struct tx *t, uint32_t at, uint32_t id, uint32_t type, uint
 }
 
 /* Unpacks: snorm clamp(f / scale, -1, 1), unorm f / scale, half widening. */
-static void ext_unpack(struct tx *t, uint32_t at, uint32_t id, uint32_t type, uint32_t bits, bool snorm,
+static void ext_unpack(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, uint32_t bits, bool snorm,
                        bool half)
 {
-   struct sc_opnd p = get1(t, arg(t, at, 5), 0);
+   struct sc_opnd p = get1(t, sc_arg(t, at, 5), 0);
    uint32_t n = 32 / bits;
    float scale = (float)((1u << (bits - (snorm ? 1 : 0))) - 1);
    struct sc_opnd out[4];
@@ -2546,7 +2484,7 @@ static void ext_unpack(struct tx *t, uint32_t at, uint32_t id, uint32_t type, ui
 
 /* The determinant of the n x n matrix m (column-major components) by
  * cofactor expansion along the first column. */
-static struct sc_opnd determinant(struct tx *t, const struct sc_opnd *m, uint32_t n)
+static struct sc_opnd determinant(struct sc_tx *t, const struct sc_opnd *m, uint32_t n)
 {
    if (n == 1)
       return m[0];
@@ -2570,9 +2508,9 @@ static struct sc_opnd determinant(struct tx *t, const struct sc_opnd *m, uint32_
    return acc;
 }
 
-static void ext_determinant(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+static void ext_determinant(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type)
 {
-   struct operands m = operand(t, arg(t, at, 5));
+   struct operands m = operand(t, sc_arg(t, at, 5));
    uint32_t n = m.n == 4 ? 2 : m.n == 9 ? 3 : m.n == 16 ? 4 : 0;
    if (!n)
       FAIL("invalid SPIR-V: Determinant of a %u-component matrix", m.n);
@@ -2583,9 +2521,9 @@ static void ext_determinant(struct tx *t, uint32_t at, uint32_t id, uint32_t typ
 
 /* inverse(m) = adjugate(m) / det(m): entry (r, c) of the inverse is the
  * cofactor (c, r) over the determinant. */
-static void ext_inverse(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
+static void ext_inverse(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type)
 {
-   struct operands m = operand(t, arg(t, at, 5));
+   struct operands m = operand(t, sc_arg(t, at, 5));
    uint32_t n = m.n == 4 ? 2 : m.n == 9 ? 3 : m.n == 16 ? 4 : 0;
    if (!n)
       FAIL("invalid SPIR-V: MatrixInverse of a %u-component matrix", m.n);
@@ -2610,9 +2548,9 @@ static void ext_inverse(struct tx *t, uint32_t at, uint32_t id, uint32_t type)
    assign(t, id, type, out, n * n);
 }
 
-static void glsl(struct tx *t, uint32_t at)
+static void glsl(struct sc_tx *t, uint32_t at)
 {
-   uint32_t type = arg(t, at, 1), id = arg(t, at, 2), inst = arg(t, at, 4);
+   uint32_t type = sc_arg(t, at, 1), id = sc_arg(t, at, 2), inst = sc_arg(t, at, 4);
    struct tinfo rs = scalar_at(t, type, 0);
    bool sint = rs.kind == TK_INT && rs.is_signed;
    bool i64 = rs.kind == TK_INT && is64(&rs);
@@ -2671,8 +2609,8 @@ static void glsl(struct tx *t, uint32_t at)
       return;
    case GLSLstd450FMix: ext_mix(t, at, id, type); return;
    case GLSLstd450Fma: {
-      struct operands a = operand(t, arg(t, at, 5)), b = operand(t, arg(t, at, 6)),
-                      c = operand(t, arg(t, at, 7));
+      struct operands a = operand(t, sc_arg(t, at, 5)), b = operand(t, sc_arg(t, at, 6)),
+                      c = operand(t, sc_arg(t, at, 7));
       struct val *v = result(t, id, type);
       for (uint32_t i = 0; i < v->n; i++)
          emit(t, ISA_OP_FFMA, 0, v->comp[i], pick(&a, i), pick(&b, i), pick(&c, i));
@@ -2682,7 +2620,7 @@ static void glsl(struct tx *t, uint32_t at)
       return;
    }
    case GLSLstd450Step: {   /* step(edge, x) = x < edge ? 0 : 1 */
-      struct operands edge = operand(t, arg(t, at, 5)), x = operand(t, arg(t, at, 6));
+      struct operands edge = operand(t, sc_arg(t, at, 5)), x = operand(t, sc_arg(t, at, 6));
       struct val *v = result(t, id, type);
       for (uint32_t i = 0; i < v->n; i++) {
          struct sc_opnd lt = alu(t, ISA_OP_FCMP, ISA_FCMP_OLT, pick(&x, i), pick(&edge, i), sc_none());
@@ -2693,8 +2631,8 @@ static void glsl(struct tx *t, uint32_t at)
       return;
    }
    case GLSLstd450SmoothStep: {   /* t = clamp((x-e0)/(e1-e0), 0, 1); t*t*(3-2t) */
-      struct operands e0 = operand(t, arg(t, at, 5)), e1 = operand(t, arg(t, at, 6)),
-                      x = operand(t, arg(t, at, 7));
+      struct operands e0 = operand(t, sc_arg(t, at, 5)), e1 = operand(t, sc_arg(t, at, 6)),
+                      x = operand(t, sc_arg(t, at, 7));
       struct val *v = result(t, id, type);
       for (uint32_t i = 0; i < v->n; i++) {
          struct sc_opnd num = alu(t, ISA_OP_FSUB, 0, pick(&x, i), pick(&e0, i), sc_none());
@@ -2713,14 +2651,14 @@ static void glsl(struct tx *t, uint32_t at)
    case GLSLstd450FindSMsb: ext_unary(t, at, id, type, ISA_OP_FINDMSB_S, 0); return;
    case GLSLstd450FindUMsb: ext_unary(t, at, id, type, ISA_OP_FINDMSB_U, 0); return;
    case GLSLstd450Length: {
-      struct operands a = operand(t, arg(t, at, 5));
+      struct operands a = operand(t, sc_arg(t, at, 5));
       struct val *v = result(t, id, type);
       emit(t, ISA_OP_FSQRT, 0, v->comp[0], dot(t, &a, &a), sc_none(), sc_none());
       release(&a);
       return;
    }
    case GLSLstd450Distance: {
-      struct operands a = operand(t, arg(t, at, 5)), b = operand(t, arg(t, at, 6));
+      struct operands a = operand(t, sc_arg(t, at, 5)), b = operand(t, sc_arg(t, at, 6));
       struct sc_opnd d[16];
       for (uint32_t i = 0; i < a.n && i < 16; i++)
          d[i] = alu(t, ISA_OP_FSUB, 0, a.c[i], b.c[i], sc_none());
@@ -2732,7 +2670,7 @@ static void glsl(struct tx *t, uint32_t at)
       return;
    }
    case GLSLstd450Normalize: {
-      struct operands a = operand(t, arg(t, at, 5));
+      struct operands a = operand(t, sc_arg(t, at, 5));
       struct sc_opnd inv = alu(t, ISA_OP_FRSQ, 0, dot(t, &a, &a), sc_none(), sc_none());
       struct val *v = result(t, id, type);
       for (uint32_t i = 0; i < v->n; i++)
@@ -2741,7 +2679,7 @@ static void glsl(struct tx *t, uint32_t at)
       return;
    }
    case GLSLstd450Cross: {
-      struct operands a = operand(t, arg(t, at, 5)), b = operand(t, arg(t, at, 6));
+      struct operands a = operand(t, sc_arg(t, at, 5)), b = operand(t, sc_arg(t, at, 6));
       struct val *v = result(t, id, type);
       for (uint32_t i = 0; i < 3; i++) {
          uint32_t j = (i + 1) % 3, k = (i + 2) % 3;
@@ -2797,10 +2735,10 @@ static void glsl(struct tx *t, uint32_t at)
 
 /* ---- debugPrintfEXT ------------------------------------------------------------------------ */
 
-static struct sc_opnd as_register(struct tx *t, struct sc_opnd o, bool wide);
+static struct sc_opnd as_register(struct sc_tx *t, struct sc_opnd o, bool wide);
 
 /* The text of an OpString, bounds-checked. */
-static char *string_of(struct tx *t, uint32_t id)
+static char *string_of(struct sc_tx *t, uint32_t id)
 {
    const struct sc_id *d = idp(t, id);
    if (d->opcode != SpvOpString)
@@ -2818,7 +2756,7 @@ static char *string_of(struct tx *t, uint32_t id)
    return copy;
 }
 
-static uint32_t add_format(struct tx *t, uint32_t string_id)
+static uint32_t add_format(struct sc_tx *t, uint32_t string_id)
 {
    struct sc_mir *mir = t->mir;
    char *text = string_of(t, string_id);
@@ -2845,17 +2783,17 @@ static uint32_t add_format(struct tx *t, uint32_t string_id)
 /* Each active invocation claims room for its record in the printf buffer
  * with an atomic add, and writes the record if it fits (see
  * hw_root.h). */
-static void debug_printf(struct tx *t, uint32_t at)
+static void debug_printf(struct sc_tx *t, uint32_t at)
 {
    uint32_t len = sc_len(t->m, at);
    if (len < 6)
       FAIL("invalid SPIR-V: DebugPrintf without a format");
-   uint32_t format = add_format(t, arg(t, at, 5));
+   uint32_t format = add_format(t, sc_arg(t, at, 5));
    struct sc_opnd words[64];
    uint32_t n = 2;
    for (uint32_t k = 6; k < len; k++) {
-      struct operands o = operand(t, arg(t, at, k));
-      struct tinfo s = operand_scalar(t, arg(t, at, k));
+      struct operands o = operand(t, sc_arg(t, at, k));
+      struct tinfo s = operand_scalar(t, sc_arg(t, at, k));
       for (uint32_t i = 0; i < o.n; i++) {
          for (uint32_t h = 0; h < (is64(&s) ? 2u : 1u); h++) {
             if (n == 64)
@@ -2898,7 +2836,7 @@ static void debug_printf(struct tx *t, uint32_t at)
 
 /* ---- atomics and barriers --------------------------------------------------------------- */
 
-static struct sc_opnd as_register(struct tx *t, struct sc_opnd o, bool wide)
+static struct sc_opnd as_register(struct sc_tx *t, struct sc_opnd o, bool wide)
 {
    if (o.kind == SC_REG)
       return o;
@@ -2910,11 +2848,11 @@ static struct sc_opnd as_register(struct tx *t, struct sc_opnd o, bool wide)
    return alu(t, ISA_OP_MOV, 0, o, sc_none(), sc_none());
 }
 
-static void atomic(struct tx *t, uint32_t at)
+static void atomic(struct sc_tx *t, uint32_t at)
 {
    uint16_t op = sc_op(t->m, at);
-   uint32_t type = arg(t, at, 1), id = arg(t, at, 2);
-   struct ptr p = pointer_of(t, arg(t, at, 3));
+   uint32_t type = sc_arg(t, at, 1), id = sc_arg(t, at, 2);
+   struct ptr p = pointer_of(t, sc_arg(t, at, 3));
    struct tinfo s = scalar_at(t, type, 0);
    bool wide = is64(&s), global = is_buffer_storage(p.storage);
    if (!global && p.storage != SpvStorageClassWorkgroup)
@@ -2941,7 +2879,7 @@ static void atomic(struct tx *t, uint32_t at)
    default: break;
    }
    if (value.kind == SC_NONE)
-      value = get1(t, arg(t, at, 6), 0);
+      value = get1(t, sc_arg(t, at, 6), 0);
    if (op == SpvOpAtomicISub)
       value = wide ? alu64(t, ISA_OP_ISUB64, 0, pair64(t, 0), value)
                    : alu(t, ISA_OP_INEG, 0, value, sc_none(), sc_none());
@@ -2959,16 +2897,16 @@ static void atomic(struct tx *t, uint32_t at)
    guard_end(t, guard);
 }
 
-static void compare_exchange(struct tx *t, uint32_t at)
+static void compare_exchange(struct sc_tx *t, uint32_t at)
 {
-   uint32_t type = arg(t, at, 1), id = arg(t, at, 2);
-   struct ptr p = pointer_of(t, arg(t, at, 3));
+   uint32_t type = sc_arg(t, at, 1), id = sc_arg(t, at, 2);
+   struct ptr p = pointer_of(t, sc_arg(t, at, 3));
    struct tinfo s = scalar_at(t, type, 0);
    bool wide = is64(&s), global = is_buffer_storage(p.storage);
    uint32_t imm;
    struct sc_opnd addr = global ? buffer_address(t, &p, 0, &imm) : local_address(t, &p, 0, &imm);
-   struct sc_opnd value = as_register(t, get1(t, arg(t, at, 7), 0), wide);
-   struct sc_opnd cmp = as_register(t, get1(t, arg(t, at, 8), 0), wide);
+   struct sc_opnd value = as_register(t, get1(t, sc_arg(t, at, 7), 0), wide);
+   struct sc_opnd cmp = as_register(t, get1(t, sc_arg(t, at, 8), 0), wide);
    struct val *v = result(t, id, type);
    uint32_t guard = UINT32_MAX;
    if (global && t->o->robust_buffer_access && p.range.kind == SC_REG) {
@@ -2981,22 +2919,22 @@ static void compare_exchange(struct tx *t, uint32_t at)
    guard_end(t, guard);
 }
 
-static void atomic_load(struct tx *t, uint32_t at)
+static void atomic_load(struct sc_tx *t, uint32_t at)
 {
-   struct ptr p = pointer_of(t, arg(t, at, 3));
-   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
-   load(t, &p, arg(t, at, 1), v->comp, 0);
+   struct ptr p = pointer_of(t, sc_arg(t, at, 3));
+   struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
+   load(t, &p, sc_arg(t, at, 1), v->comp, 0);
 }
 
-static void atomic_store(struct tx *t, uint32_t at)
+static void atomic_store(struct sc_tx *t, uint32_t at)
 {
-   struct ptr p = pointer_of(t, arg(t, at, 1));
-   struct sc_opnd value = get1(t, arg(t, at, 4), 0);
+   struct ptr p = pointer_of(t, sc_arg(t, at, 1));
+   struct sc_opnd value = get1(t, sc_arg(t, at, 4), 0);
    store(t, &p, p.pointee, &value, 0);
    emit(t, ISA_OP_MEMBAR, 0, sc_none(), sc_none(), sc_none(), sc_none());
 }
 
-static bool scope_of(struct tx *t, uint32_t id, uint32_t *scope)
+static bool scope_of(struct sc_tx *t, uint32_t id, uint32_t *scope)
 {
    return const_u32(t, id, scope);
 }
@@ -3011,7 +2949,7 @@ static bool scope_of(struct tx *t, uint32_t id, uint32_t *scope)
  * SubgroupMemory; glslang's memoryBarrierShared() is Device scope on
  * WorkgroupMemory alone) needs no fence at any scope. With no constant
  * scope, or no storage class named, the conservative answer. */
-static bool needs_membar(struct tx *t, uint32_t scope_id, uint32_t semantics)
+static bool needs_membar(struct sc_tx *t, uint32_t scope_id, uint32_t semantics)
 {
    const uint32_t local = SpvMemorySemanticsWorkgroupMemoryMask |
                           SpvMemorySemanticsSubgroupMemoryMask;
@@ -3028,12 +2966,12 @@ static bool needs_membar(struct tx *t, uint32_t scope_id, uint32_t semantics)
    return !(semantics & classes) || (semantics & classes & ~local);
 }
 
-static void control_barrier(struct tx *t, uint32_t at)
+static void control_barrier(struct sc_tx *t, uint32_t at)
 {
    uint32_t exec_scope = SpvScopeWorkgroup, semantics = 0;
-   scope_of(t, arg(t, at, 1), &exec_scope);
-   const_u32(t, arg(t, at, 3), &semantics);
-   bool membar = needs_membar(t, arg(t, at, 2), semantics);
+   scope_of(t, sc_arg(t, at, 1), &exec_scope);
+   const_u32(t, sc_arg(t, at, 3), &semantics);
+   bool membar = needs_membar(t, sc_arg(t, at, 2), semantics);
    if (membar)
       emit(t, ISA_OP_MEMBAR, 0, sc_none(), sc_none(), sc_none(), sc_none());
    /* A subgroup's lanes run in lockstep: only a workgroup barrier waits. */
@@ -3047,7 +2985,7 @@ static void control_barrier(struct tx *t, uint32_t at)
 
 /* ---- subgroup operations -------------------------------------------------------------- */
 
-static uint32_t reduce_op(struct tx *t, uint16_t op)
+static uint32_t reduce_op(struct sc_tx *t, uint16_t op)
 {
    switch (op) {
    case SpvOpGroupNonUniformIAdd: return ISA_RED_IADD;
@@ -3070,9 +3008,9 @@ static uint32_t reduce_op(struct tx *t, uint16_t op)
    }
 }
 
-static void subgroup_arith(struct tx *t, uint32_t at)
+static void subgroup_arith(struct sc_tx *t, uint32_t at)
 {
-   uint32_t type = arg(t, at, 1), id = arg(t, at, 2), group_op = arg(t, at, 4);
+   uint32_t type = sc_arg(t, at, 1), id = sc_arg(t, at, 2), group_op = sc_arg(t, at, 4);
    struct tinfo s = scalar_at(t, type, 0);
    uint32_t rop = reduce_op(t, sc_op(t->m, at));
    enum isa_op op;
@@ -3088,7 +3026,7 @@ static void subgroup_arith(struct tx *t, uint32_t at)
    case SpvGroupOperationExclusiveScan: op = ISA_OP_SCAN; mod |= ISA_SCAN_EXCLUSIVE; break;
    default: FAIL("unsupported subgroup group operation %u", group_op);
    }
-   struct operands a = operand(t, arg(t, at, 5));
+   struct operands a = operand(t, sc_arg(t, at, 5));
    struct val *v = result(t, id, type);
    /* An exclusive scan's first lane gets the identity: all ones for AND,
     * which is no boolean (booleans are 0 or 1); true is 1. */
@@ -3106,7 +3044,7 @@ static void subgroup_arith(struct tx *t, uint32_t at)
 }
 
 /* The lane index of the first active lane (uniform). */
-static struct sc_opnd first_active_lane(struct tx *t)
+static struct sc_opnd first_active_lane(struct sc_tx *t)
 {
    struct sc_opnd ballot = sc_reg(new_reg(t, 2, true));
    emit(t, ISA_OP_BALLOT, 0, ballot, sc_imm(1), sc_none(), sc_none());
@@ -3118,7 +3056,7 @@ static struct sc_opnd first_active_lane(struct tx *t)
    return alu(t, ISA_OP_SEL, 0, any_lo, lo, hi);
 }
 
-static struct sc_opnd ballot_bit(struct tx *t, const struct operands *mask, struct sc_opnd index)
+static struct sc_opnd ballot_bit(struct sc_tx *t, const struct operands *mask, struct sc_opnd index)
 {
    struct sc_opnd low = alu(t, ISA_OP_ICMP, ISA_ICMP_LT_U, index, sc_imm(32), sc_none());
    struct sc_opnd word = alu(t, ISA_OP_SEL, 0, low, mask->c[0], mask->c[1]);
@@ -3131,7 +3069,7 @@ static struct sc_opnd ballot_bit(struct tx *t, const struct operands *mask, stru
  * bits that correspond to invocations in the subgroup are used"
  * (OpGroupNonUniformBallotBitCount, FindLSB, FindMSB); the subgroup is the
  * warp, so W bits (words 2 and 3 never count: W <= 64). */
-static void subgroup_words(struct tx *t, const struct operands *mask, struct sc_opnd *w0,
+static void subgroup_words(struct sc_tx *t, const struct operands *mask, struct sc_opnd *w0,
                            struct sc_opnd *w1)
 {
    uint32_t w = t->o->warp_width;
@@ -3139,11 +3077,11 @@ static void subgroup_words(struct tx *t, const struct operands *mask, struct sc_
    *w1 = w >= 64 ? mask->c[1] : sc_imm(0);
 }
 
-static void subgroup(struct tx *t, uint32_t at)
+static void subgroup(struct sc_tx *t, uint32_t at)
 {
    uint16_t op = sc_op(t->m, at);
-   uint32_t type = arg(t, at, 1), id = arg(t, at, 2), scope = SpvScopeSubgroup;
-   scope_of(t, arg(t, at, 3), &scope);
+   uint32_t type = sc_arg(t, at, 1), id = sc_arg(t, at, 2), scope = SpvScopeSubgroup;
+   scope_of(t, sc_arg(t, at, 3), &scope);
    if (scope != SpvScopeSubgroup)
       FAIL("group operations with scope %u are not supported", scope);
    switch (op) {
@@ -3156,12 +3094,12 @@ static void subgroup(struct tx *t, uint32_t at)
    case SpvOpGroupNonUniformAny: {
       struct val *v = result(t, id, type);
       emit(t, ISA_OP_VOTE, op == SpvOpGroupNonUniformAll ? ISA_VOTE_ALL : ISA_VOTE_ANY, v->comp[0],
-           get1(t, arg(t, at, 4), 0), sc_none(), sc_none());
+           get1(t, sc_arg(t, at, 4), 0), sc_none(), sc_none());
       return;
    }
    case SpvOpGroupNonUniformAllEqual: {
-      struct operands a = operand(t, arg(t, at, 4));
-      struct tinfo s = operand_scalar(t, arg(t, at, 4));
+      struct operands a = operand(t, sc_arg(t, at, 4));
+      struct tinfo s = operand_scalar(t, sc_arg(t, at, 4));
       struct sc_opnd acc = sc_imm(1);
       for (uint32_t i = 0; i < a.n; i++) {
          for (uint32_t h = 0; h < (is64(&s) ? 2u : 1u); h++) {
@@ -3179,9 +3117,9 @@ static void subgroup(struct tx *t, uint32_t at)
    case SpvOpGroupNonUniformShuffleXor:
    case SpvOpGroupNonUniformShuffleUp:
    case SpvOpGroupNonUniformShuffleDown: {
-      struct operands a = operand(t, arg(t, at, 4));
+      struct operands a = operand(t, sc_arg(t, at, 4));
       struct sc_opnd lane = op == SpvOpGroupNonUniformBroadcastFirst ? first_active_lane(t)
-                                                                     : get1(t, arg(t, at, 5), 0);
+                                                                     : get1(t, sc_arg(t, at, 5), 0);
       enum isa_op isa = (op == SpvOpGroupNonUniformBroadcast || op == SpvOpGroupNonUniformBroadcastFirst)
                            ? ISA_OP_BCAST : ISA_OP_SHFL;
       uint32_t mod = op == SpvOpGroupNonUniformShuffleXor ? ISA_SHFL_XOR
@@ -3198,24 +3136,24 @@ static void subgroup(struct tx *t, uint32_t at)
    }
    case SpvOpGroupNonUniformBallot: {
       struct sc_opnd b = sc_reg(new_reg(t, 2, true));
-      emit(t, ISA_OP_BALLOT, 0, b, get1(t, arg(t, at, 4), 0), sc_none(), sc_none());
+      emit(t, ISA_OP_BALLOT, 0, b, get1(t, sc_arg(t, at, 4), 0), sc_none(), sc_none());
       struct sc_opnd c[4] = {part_of(b, 0), part_of(b, 1), sc_imm(0), sc_imm(0)};
       assign(t, id, type, c, 4);
       return;
    }
    case SpvOpGroupNonUniformInverseBallot:
    case SpvOpGroupNonUniformBallotBitExtract: {
-      struct operands mask = operand(t, arg(t, at, 4));
+      struct operands mask = operand(t, sc_arg(t, at, 4));
       struct sc_opnd index = op == SpvOpGroupNonUniformInverseBallot
-                                ? sreg(t, ISA_SR_LANE_ID, false) : get1(t, arg(t, at, 5), 0);
+                                ? sreg(t, ISA_SR_LANE_ID, false) : get1(t, sc_arg(t, at, 5), 0);
       struct sc_opnd r = ballot_bit(t, &mask, index);
       assign(t, id, type, &r, 1);
       release(&mask);
       return;
    }
    case SpvOpGroupNonUniformBallotBitCount: {
-      uint32_t group_op = arg(t, at, 4);
-      struct operands mask = operand(t, arg(t, at, 5));
+      uint32_t group_op = sc_arg(t, at, 4);
+      struct operands mask = operand(t, sc_arg(t, at, 5));
       struct sc_opnd w0, w1;
       subgroup_words(t, &mask, &w0, &w1);
       if (group_op != SpvGroupOperationReduce) {
@@ -3232,7 +3170,7 @@ static void subgroup(struct tx *t, uint32_t at)
    }
    case SpvOpGroupNonUniformBallotFindLSB:
    case SpvOpGroupNonUniformBallotFindMSB: {
-      struct operands mask = operand(t, arg(t, at, 4));
+      struct operands mask = operand(t, sc_arg(t, at, 4));
       struct sc_opnd r, w0, w1;
       subgroup_words(t, &mask, &w0, &w1);
       if (op == SpvOpGroupNonUniformBallotFindLSB) {
@@ -3258,13 +3196,13 @@ static void subgroup(struct tx *t, uint32_t at)
 
 /* ---- matrices -------------------------------------------------------------------------- */
 
-static void matrix_op(struct tx *t, uint32_t at)
+static void matrix_op(struct sc_tx *t, uint32_t at)
 {
    uint16_t op = sc_op(t->m, at);
-   uint32_t type = arg(t, at, 1), id = arg(t, at, 2);
-   struct operands a = operand(t, arg(t, at, 3));
-   struct operands b = sc_len(t->m, at) > 4 ? operand(t, arg(t, at, 4)) : a;
-   struct tinfo ta = type_of(t, idp(t, arg(t, at, 3))->type);
+   uint32_t type = sc_arg(t, at, 1), id = sc_arg(t, at, 2);
+   struct operands a = operand(t, sc_arg(t, at, 3));
+   struct operands b = sc_len(t->m, at) > 4 ? operand(t, sc_arg(t, at, 4)) : a;
+   struct tinfo ta = type_of(t, idp(t, sc_arg(t, at, 3))->type);
    struct sc_opnd out[MAX_COMPONENTS];
    uint32_t n = components(t, type);
    switch (op) {
@@ -3295,7 +3233,7 @@ static void matrix_op(struct tx *t, uint32_t at)
       break;
    }
    case SpvOpVectorTimesMatrix: {   /* result[c] = dot(v, M[c]) */
-      struct tinfo tb = type_of(t, idp(t, arg(t, at, 4))->type);
+      struct tinfo tb = type_of(t, idp(t, sc_arg(t, at, 4))->type);
       uint32_t rows = components(t, tb.elem);
       for (uint32_t c = 0; c < n; c++) {
          struct operands col = {b.c + c * rows, rows, false, t};
@@ -3304,7 +3242,7 @@ static void matrix_op(struct tx *t, uint32_t at)
       break;
    }
    case SpvOpMatrixTimesMatrix: {
-      struct tinfo tb = type_of(t, idp(t, arg(t, at, 4))->type);
+      struct tinfo tb = type_of(t, idp(t, sc_arg(t, at, 4))->type);
       uint32_t rows = components(t, ta.elem), inner = ta.count;
       for (uint32_t c = 0; c < tb.count; c++) {
          for (uint32_t r = 0; r < rows; r++) {
@@ -3334,17 +3272,17 @@ static void matrix_op(struct tx *t, uint32_t at)
 
 /* ---- one instruction -------------------------------------------------------------------- */
 
-static void convert(struct tx *t, uint32_t at, enum isa_op op)
+static void convert(struct sc_tx *t, uint32_t at, enum isa_op op)
 {
    unop(t, at, op, op == ISA_OP_I2F_S ? ISA_OP_I2F64_S : ISA_OP_I2F64_U, 0);
 }
 
 /* Float to integer, by the result's width. */
-static void float_to_int(struct tx *t, uint32_t at, bool is_signed)
+static void float_to_int(struct sc_tx *t, uint32_t at, bool is_signed)
 {
    struct tinfo to = result_scalar(t, at);
-   struct operands a = operand(t, arg(t, at, 3));
-   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   struct operands a = operand(t, sc_arg(t, at, 3));
+   struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
    enum isa_op op = is64(&to) ? (is_signed ? ISA_OP_F2I64_S : ISA_OP_F2I64_U)
                               : (is_signed ? ISA_OP_F2I_S : ISA_OP_F2I_U);
    for (uint32_t i = 0; i < v->n; i++)
@@ -3354,10 +3292,10 @@ static void float_to_int(struct tx *t, uint32_t at, bool is_signed)
 
 /* OpQuantizeToF16: through binary16 and back; "too small to represent as
  * a normalized 16-bit float" gives a zero of the same sign. */
-static void quantize_f16(struct tx *t, uint32_t at)
+static void quantize_f16(struct sc_tx *t, uint32_t at)
 {
-   struct operands a = operand(t, arg(t, at, 3));
-   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   struct operands a = operand(t, sc_arg(t, at, 3));
+   struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
    for (uint32_t i = 0; i < v->n; i++) {
       struct sc_opnd h = alu(t, ISA_OP_F2H, 0, pick(&a, i), sc_none(), sc_none());
       struct sc_opnd f = alu(t, ISA_OP_H2F, 0, h, sc_none(), sc_none());
@@ -3371,11 +3309,11 @@ static void quantize_f16(struct tx *t, uint32_t at)
 
 /* OpBitCount: 64-bit operands count both halves; the result may be
  * either width. */
-static void bit_count(struct tx *t, uint32_t at)
+static void bit_count(struct sc_tx *t, uint32_t at)
 {
-   struct tinfo from = operand_scalar(t, arg(t, at, 3)), to = result_scalar(t, at);
-   struct operands a = operand(t, arg(t, at, 3));
-   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   struct tinfo from = operand_scalar(t, sc_arg(t, at, 3)), to = result_scalar(t, at);
+   struct operands a = operand(t, sc_arg(t, at, 3));
+   struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
    for (uint32_t i = 0; i < v->n; i++) {
       struct sc_opnd x = pick(&a, i);
       struct sc_opnd n = is64(&from)
@@ -3391,15 +3329,15 @@ static void bit_count(struct tx *t, uint32_t at)
 }
 
 /* OpBitReverse: a 64-bit value reverses each half and swaps them. */
-static void bit_reverse(struct tx *t, uint32_t at)
+static void bit_reverse(struct sc_tx *t, uint32_t at)
 {
-   struct tinfo from = operand_scalar(t, arg(t, at, 3));
+   struct tinfo from = operand_scalar(t, sc_arg(t, at, 3));
    if (!is64(&from)) {
       unop(t, at, ISA_OP_BITREV, ISA_OP_NOP, 0);
       return;
    }
-   struct operands a = operand(t, arg(t, at, 3));
-   struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+   struct operands a = operand(t, sc_arg(t, at, 3));
+   struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
    for (uint32_t i = 0; i < v->n; i++) {
       emit(t, ISA_OP_BITREV, 0, part_of(v->comp[i], 0), part_of(pick(&a, i), 1), sc_none(), sc_none());
       emit(t, ISA_OP_BITREV, 0, part_of(v->comp[i], 1), part_of(pick(&a, i), 0), sc_none(), sc_none());
@@ -3409,12 +3347,12 @@ static void bit_reverse(struct tx *t, uint32_t at)
 
 /* OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended: a struct of
  * two members (low result, then carry/borrow or high half). */
-static void wide_arith(struct tx *t, uint32_t at)
+static void wide_arith(struct sc_tx *t, uint32_t at)
 {
    uint16_t op = sc_op(t->m, at);
-   struct tinfo s = operand_scalar(t, arg(t, at, 3));
+   struct tinfo s = operand_scalar(t, sc_arg(t, at, 3));
    bool wide = is64(&s);
-   struct operands a = operand(t, arg(t, at, 3)), b = operand(t, arg(t, at, 4));
+   struct operands a = operand(t, sc_arg(t, at, 3)), b = operand(t, sc_arg(t, at, 4));
    struct sc_opnd out[2 * 16];
    uint32_t n = a.n < 16 ? a.n : 16;
    for (uint32_t i = 0; i < n; i++) {
@@ -3448,15 +3386,15 @@ static void wide_arith(struct tx *t, uint32_t at)
    }
    release(&a);
    release(&b);
-   assign(t, arg(t, at, 2), arg(t, at, 1), out, 2 * n);
+   assign(t, sc_arg(t, at, 2), sc_arg(t, at, 1), out, 2 * n);
 }
 
-static void instruction(struct tx *t, uint32_t at)
+static void instruction(struct sc_tx *t, uint32_t at)
 {
    uint16_t op = sc_op(t->m, at);
-   uint32_t id = result_id(t, at);
+   uint32_t id = sc_result_id(t, at);
    t->exact = id && t->m->ids[id].no_contraction;
-   work(t, 1);
+   sc_work(t, 1);
    switch (op) {
    case SpvOpNop: case SpvOpLine: case SpvOpNoLine: case SpvOpSelectionMerge: case SpvOpLoopMerge:
    case SpvOpPhi: case SpvOpLabel: case SpvOpFunction: case SpvOpFunctionParameter:
@@ -3466,7 +3404,7 @@ static void instruction(struct tx *t, uint32_t at)
        * 3.42.2): inside a function as at global scope, get() makes it
        * where it is used, as zeros, like the constants. */
       return;
-   case SpvOpVariable: variable(t, arg(t, at, 2)); return;
+   case SpvOpVariable: variable(t, sc_arg(t, at, 2)); return;
    case SpvOpAccessChain:
    case SpvOpInBoundsAccessChain: access_chain(t, at, false); return;
    case SpvOpPtrAccessChain:
@@ -3477,13 +3415,13 @@ static void instruction(struct tx *t, uint32_t at)
    case SpvOpArrayLength: op_array_length(t, at); return;
    case SpvOpCopyObject:
    case SpvOpCopyLogical: {
-      if (val_at(t, arg(t, at, 3))->kind == VAL_PTR) {
-         struct ptr p = pointer_of(t, arg(t, at, 3));
-         *ptr_new(t, arg(t, at, 2)) = p;
+      if (val_at(t, sc_arg(t, at, 3))->kind == VAL_PTR) {
+         struct ptr p = pointer_of(t, sc_arg(t, at, 3));
+         *ptr_new(t, sc_arg(t, at, 2)) = p;
          return;
       }
-      struct operands a = operand(t, arg(t, at, 3));
-      assign(t, arg(t, at, 2), arg(t, at, 1), a.c, a.n);
+      struct operands a = operand(t, sc_arg(t, at, 3));
+      assign(t, sc_arg(t, at, 2), sc_arg(t, at, 1), a.c, a.n);
       release(&a);
       return;
    }
@@ -3499,13 +3437,13 @@ static void instruction(struct tx *t, uint32_t at)
       wide_arith(t, at);
       return;
    case SpvOpSNegate: {
-      struct tinfo s = operand_scalar(t, arg(t, at, 3));
+      struct tinfo s = operand_scalar(t, sc_arg(t, at, 3));
       if (!is64(&s)) {
          unop(t, at, ISA_OP_INEG, ISA_OP_NOP, 0);
          return;
       }
-      struct operands a = operand(t, arg(t, at, 3));
-      struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+      struct operands a = operand(t, sc_arg(t, at, 3));
+      struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
       for (uint32_t i = 0; i < v->n; i++)
          emit(t, ISA_OP_ISUB64, 0, v->comp[i], pair64(t, 0), pick(&a, i), sc_none());
       release(&a);
@@ -3517,8 +3455,8 @@ static void instruction(struct tx *t, uint32_t at)
    case SpvOpFDiv: binop(t, at, ISA_OP_FDIV, ISA_OP_NOP, 0); return;
    case SpvOpFRem: binop(t, at, ISA_OP_FMATH2, ISA_OP_NOP, ISA_FM_FMOD); return;
    case SpvOpFMod: {   /* x - y * floor(x / y) */
-      struct operands a = operand(t, arg(t, at, 3)), b = operand(t, arg(t, at, 4));
-      struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+      struct operands a = operand(t, sc_arg(t, at, 3)), b = operand(t, sc_arg(t, at, 4));
+      struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
       for (uint32_t i = 0; i < v->n; i++) {
          struct sc_opnd q = alu(t, ISA_OP_FFLOOR, 0,
                                 alu(t, ISA_OP_FDIV, 0, pick(&a, i), pick(&b, i), sc_none()), sc_none(), sc_none());
@@ -3541,9 +3479,9 @@ static void instruction(struct tx *t, uint32_t at)
    case SpvOpBitCount: bit_count(t, at); return;
    case SpvOpBitFieldSExtract:
    case SpvOpBitFieldUExtract: {
-      struct operands a = operand(t, arg(t, at, 3)), off = operand(t, arg(t, at, 4)),
-                      cnt = operand(t, arg(t, at, 5));
-      struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+      struct operands a = operand(t, sc_arg(t, at, 3)), off = operand(t, sc_arg(t, at, 4)),
+                      cnt = operand(t, sc_arg(t, at, 5));
+      struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
       for (uint32_t i = 0; i < v->n; i++)
          emit(t, op == SpvOpBitFieldSExtract ? ISA_OP_BFE_S : ISA_OP_BFE_U, 0, v->comp[i],
               pick(&a, i), off.c[0], cnt.c[0]);
@@ -3553,11 +3491,11 @@ static void instruction(struct tx *t, uint32_t at)
       return;
    }
    case SpvOpBitFieldInsert: {
-      struct operands a = operand(t, arg(t, at, 3)), b = operand(t, arg(t, at, 4)),
-                      off = operand(t, arg(t, at, 5)), cnt = operand(t, arg(t, at, 6));
+      struct operands a = operand(t, sc_arg(t, at, 3)), b = operand(t, sc_arg(t, at, 4)),
+                      off = operand(t, sc_arg(t, at, 5)), cnt = operand(t, sc_arg(t, at, 6));
       struct sc_opnd packed = alu(t, ISA_OP_OR, 0, alu(t, ISA_OP_AND, 0, off.c[0], sc_imm(255), sc_none()),
                                   alu(t, ISA_OP_SHL, 0, cnt.c[0], sc_imm(8), sc_none()), sc_none());
-      struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+      struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
       for (uint32_t i = 0; i < v->n; i++)
          emit(t, ISA_OP_BFI, 0, v->comp[i], pick(&a, i), pick(&b, i), packed);
       release(&a);
@@ -3595,8 +3533,8 @@ static void instruction(struct tx *t, uint32_t at)
    case SpvOpLogicalAnd: binop(t, at, ISA_OP_AND, ISA_OP_NOP, 0); return;
    case SpvOpLogicalOr: binop(t, at, ISA_OP_OR, ISA_OP_NOP, 0); return;
    case SpvOpLogicalNot: {
-      struct operands a = operand(t, arg(t, at, 3));
-      struct val *v = result(t, arg(t, at, 2), arg(t, at, 1));
+      struct operands a = operand(t, sc_arg(t, at, 3));
+      struct val *v = result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
       for (uint32_t i = 0; i < v->n; i++)
          emit(t, ISA_OP_XOR, 0, v->comp[i], a.c[i], sc_imm(1), sc_none());
       release(&a);
@@ -3607,13 +3545,13 @@ static void instruction(struct tx *t, uint32_t at)
       /* OpAny: "true if any component of Vector is true"; OpAll: "if all
        * components are true" (SPIR-V 3.42.15, Relational and Logical
        * Instructions). Booleans are 0 or 1: OR or AND them. */
-      struct operands a = operand(t, arg(t, at, 3));
+      struct operands a = operand(t, sc_arg(t, at, 3));
       enum isa_op fold_op = sc_op(t->m, at) == SpvOpAny ? ISA_OP_OR : ISA_OP_AND;
       struct sc_opnd r = a.n ? a.c[0] : sc_imm(0);
       for (uint32_t i = 1; i < a.n; i++)
          r = alu(t, fold_op, 0, r, a.c[i], sc_none());
       release(&a);
-      assign(t, arg(t, at, 2), arg(t, at, 1), &r, 1);
+      assign(t, sc_arg(t, at, 2), sc_arg(t, at, 1), &r, 1);
       return;
    }
    case SpvOpSelect: select_op(t, at); return;
@@ -3628,7 +3566,7 @@ static void instruction(struct tx *t, uint32_t at)
    case SpvOpBitcast: bitcast(t, at); return;
    case SpvOpConvertUToPtr:
    case SpvOpConvertPtrToU: {
-      uint32_t src = arg(t, at, 3);
+      uint32_t src = sc_arg(t, at, 3);
       struct sc_opnd a;
       if (val_at(t, src)->kind == VAL_PTR) {
          struct ptr p = pointer_of(t, src);
@@ -3636,7 +3574,7 @@ static void instruction(struct tx *t, uint32_t at)
       } else {
          a = get1(t, src, 0);
       }
-      assign(t, arg(t, at, 2), arg(t, at, 1), &a, 1);
+      assign(t, sc_arg(t, at, 2), sc_arg(t, at, 1), &a, 1);
       return;
    }
    case SpvOpCompositeConstruct: composite_construct(t, at); return;
@@ -3651,12 +3589,12 @@ static void instruction(struct tx *t, uint32_t at)
       matrix_op(t, at);
       return;
    case SpvOpExtInst: {
-      uint32_t set = arg(t, at, 3);
+      uint32_t set = sc_arg(t, at, 3);
       if (set == t->m->glsl_std_450) {
          glsl(t, at);
          return;
       }
-      if (set == t->m->debug_printf && arg(t, at, 4) == 1) {   /* DebugPrintf */
+      if (set == t->m->debug_printf && sc_arg(t, at, 4) == 1) {   /* DebugPrintf */
          debug_printf(t, at);
          return;
       }
@@ -3675,8 +3613,8 @@ static void instruction(struct tx *t, uint32_t at)
    case SpvOpControlBarrier: control_barrier(t, at); return;
    case SpvOpMemoryBarrier: {
       uint32_t semantics = SpvMemorySemanticsSequentiallyConsistentMask;
-      const_u32(t, arg(t, at, 2), &semantics);
-      if (needs_membar(t, arg(t, at, 1), semantics))
+      const_u32(t, sc_arg(t, at, 2), &semantics);
+      if (needs_membar(t, sc_arg(t, at, 1), semantics))
          emit(t, ISA_OP_MEMBAR, 0, sc_none(), sc_none(), sc_none(), sc_none());
       return;
    }
@@ -3704,7 +3642,7 @@ static bool is_terminator(uint16_t op)
    }
 }
 
-static void find_blocks(struct tx *t)
+static void find_blocks(struct sc_tx *t)
 {
    const struct sc_module *m = t->m;
    t->block_of = malloc(m->bound * sizeof(*t->block_of));
@@ -3713,13 +3651,13 @@ static void find_blocks(struct tx *t)
    for (uint32_t i = 0; i < m->bound; i++)
       t->block_of[i] = -1;
    uint32_t cap = 0;
-   struct block *cur = NULL;
+   struct sc_block *cur = NULL;
    for (uint32_t at = m->function_start; at < m->function_end; at += sc_len(m, at)) {
       uint16_t op = sc_op(m, at);
       if (op == SpvOpLabel) {
          t->blocks = grow_array(t->blocks, &cap, t->block_count + 1, sizeof(*t->blocks), t->e);
          cur = &t->blocks[t->block_count];
-         *cur = (struct block){.label = arg(t, at, 1), .start = at};
+         *cur = (struct sc_block){.label = sc_arg(t, at, 1), .start = at};
          t->block_of[cur->label] = (int32_t)t->block_count++;
       } else if (!cur) {
          continue;
@@ -3740,7 +3678,7 @@ static void find_blocks(struct tx *t)
    }
 }
 
-static struct block *block_of(struct tx *t, uint32_t label)
+struct sc_block *sc_block_of(struct sc_tx *t, uint32_t label)
 {
    if (label >= t->m->bound || t->block_of[label] < 0)
       FAIL("invalid SPIR-V: %u is not a block of the entry point", label);
@@ -3751,7 +3689,7 @@ static struct block *block_of(struct tx *t, uint32_t label)
 
 /* Registers for a phi's value (made on first need: a loop's preheader
  * copies into them before the header is lowered). */
-static struct val *phi_value(struct tx *t, uint32_t id, uint32_t type)
+static struct val *phi_value(struct sc_tx *t, uint32_t id, uint32_t type)
 {
    if (val_at(t, id)->kind == VAL_REGS)
       return &t->vals[id];
@@ -3761,22 +3699,22 @@ static struct val *phi_value(struct tx *t, uint32_t id, uint32_t type)
 /* The copies of edge from -> to: for each phi of `to`, its value on that
  * edge. They form a parallel copy: sources are read before any phi is
  * written, through temporaries when a source is itself a destination. */
-static void emit_edge(struct tx *t, uint32_t from, uint32_t to)
+static void emit_edge(struct sc_tx *t, uint32_t from, uint32_t to)
 {
-   struct block *b = block_of(t, to);
+   struct sc_block *b = sc_block_of(t, to);
    struct { struct sc_opnd dst, src; bool wide; } copies[256];
    uint32_t n = 0;
    for (uint32_t at = b->start + sc_len(t->m, b->start); at < b->term; at += sc_len(t->m, at)) {
       if (sc_op(t->m, at) != SpvOpPhi)
          continue;
-      uint32_t len = sc_len(t->m, at), type = arg(t, at, 1), id = arg(t, at, 2);
+      uint32_t len = sc_len(t->m, at), type = sc_arg(t, at, 1), id = sc_arg(t, at, 2);
       if (id == t->counter_phi)
          continue;
       for (uint32_t k = 3; k + 1 < len; k += 2) {
-         if (arg(t, at, k + 1) != from)
+         if (sc_arg(t, at, k + 1) != from)
             continue;
          struct val *dst = phi_value(t, id, type);
-         struct operands src = operand(t, arg(t, at, k));
+         struct operands src = operand(t, sc_arg(t, at, k));
          for (uint32_t i = 0; i < dst->n && i < src.n; i++) {
             if (n == 256)
                FAIL("too many phi copies on one edge");
@@ -3815,9 +3753,9 @@ static void emit_edge(struct tx *t, uint32_t from, uint32_t to)
 
 /* ---- structured control flow ------------------------------------------------------------------ */
 
-static void region(struct tx *t, uint32_t label, uint32_t stop);
+static void region(struct sc_tx *t, uint32_t label, uint32_t stop);
 
-static void open_construct(struct tx *t, struct construct c)
+static void open_construct(struct sc_tx *t, struct construct c)
 {
    if (t->depth == ISA_MAX_STACK)
       FAIL("control flow nested more than %u deep (SPIR-V's universal limit is 1023)",
@@ -3830,7 +3768,7 @@ static void open_construct(struct tx *t, struct construct c)
 /* What a branch to `target` means from inside the open constructs: the
  * construct index it leaves (break: merge of a loop/switch; continue:
  * continue target of a loop), or -1 for an ordinary branch. */
-static int exit_of(const struct tx *t, uint32_t target, bool *is_continue)
+static int exit_of(const struct sc_tx *t, uint32_t target, bool *is_continue)
 {
    for (int i = (int)t->depth - 1; i >= 0; i--) {
       const struct construct *c = &t->cons[i];
@@ -3847,7 +3785,7 @@ static int exit_of(const struct tx *t, uint32_t target, bool *is_continue)
 }
 
 /* BRK levels: breakable constructs between the innermost and construct k. */
-static uint32_t break_levels(const struct tx *t, int k)
+static uint32_t break_levels(const struct sc_tx *t, int k)
 {
    uint32_t levels = 0;
    for (int i = (int)t->depth - 1; i > k; i--) {
@@ -3857,14 +3795,14 @@ static uint32_t break_levels(const struct tx *t, int k)
    return levels;
 }
 
-static uint32_t restore_label(const struct tx *t)
+static uint32_t restore_label(const struct sc_tx *t)
 {
    return t->depth ? t->cons[t->depth - 1].restore_label : t->exit_label;
 }
 
 /* Lanes leave constructs above index k (a BRK or CONT to construct k; a
  * RET leaves all of them: k = -1). */
-static void escape_above(struct tx *t, int k)
+static void escape_above(struct sc_tx *t, int k)
 {
    for (int i = k + 1; i < (int)t->depth; i++)
       t->cons[i].escaped = true;
@@ -3873,7 +3811,7 @@ static void escape_above(struct tx *t, int k)
 /* Closes the innermost construct after its closer was emitted: if lanes
  * left it for an outer one, none may be active now, and the code after
  * the closer is skipped up to the next closer out (see hw_isa.h). */
-static void close_construct(struct tx *t)
+static void close_construct(struct sc_tx *t)
 {
    bool escaped = t->cons[--t->depth].escaped;
    if (escaped && t->depth)
@@ -3882,7 +3820,7 @@ static void close_construct(struct tx *t)
 
 /* Takes the branch from -> target for the active lanes. Returns true if
  * they stay on this path (target is where the region continues). */
-static bool take_branch(struct tx *t, uint32_t from, uint32_t target, uint32_t stop)
+static bool take_branch(struct sc_tx *t, uint32_t from, uint32_t target, uint32_t stop)
 {
    emit_edge(t, from, target);
    if (target == stop) {
@@ -3906,15 +3844,15 @@ static bool take_branch(struct tx *t, uint32_t from, uint32_t target, uint32_t s
    return true;
 }
 
-static struct sc_opnd negate(struct tx *t, struct sc_opnd c)
+static struct sc_opnd negate(struct sc_tx *t, struct sc_opnd c)
 {
    return alu(t, ISA_OP_XOR, 0, c, sc_imm(1), sc_none());
 }
 
-static bool has_phi_copies(struct tx *t, uint32_t from, uint32_t to);
+static bool has_phi_copies(struct sc_tx *t, uint32_t from, uint32_t to);
 
 /* A selection (IF/ELSE/ENDIF) whose sides are branches `then` and `other`. */
-static void selection(struct tx *t, uint32_t from, struct sc_opnd cond, uint32_t then,
+static void selection(struct sc_tx *t, uint32_t from, struct sc_opnd cond, uint32_t then,
                       uint32_t other, uint32_t merge)
 {
    uint32_t else_label = new_label(t), end_label = new_label(t);
@@ -3938,9 +3876,9 @@ static void selection(struct tx *t, uint32_t from, struct sc_opnd cond, uint32_t
 }
 
 /* Whether the edge from -> to carries phi copies. */
-static bool has_phi_copies(struct tx *t, uint32_t from, uint32_t to)
+static bool has_phi_copies(struct sc_tx *t, uint32_t from, uint32_t to)
 {
-   const struct block *b = block_of(t, to);
+   const struct sc_block *b = sc_block_of(t, to);
    for (uint32_t at = b->start + sc_len(t->m, b->start); at < b->term; at += sc_len(t->m, at)) {
       if (sc_op(t->m, at) != SpvOpPhi)
          continue;
@@ -3955,7 +3893,7 @@ static bool has_phi_copies(struct tx *t, uint32_t from, uint32_t to)
 /* A conditional branch with no selection merge: each target is an exit
  * (break, continue, the region's end) or at most one ordinary block.
  * Returns where the remaining lanes continue, or UINT32_MAX. */
-static uint32_t unmerged_conditional(struct tx *t, uint32_t from, struct sc_opnd cond,
+static uint32_t unmerged_conditional(struct sc_tx *t, uint32_t from, struct sc_opnd cond,
                                      uint32_t a, uint32_t b, uint32_t stop)
 {
    bool ca, cb;
@@ -4018,22 +3956,22 @@ static int compare_blocks(const void *a, const void *b)
 
 /* The selector compared (EQ or NE) with the literal at word k of the
  * OpSwitch at `at`: a 64-bit selector against both words of its literal. */
-static struct sc_opnd case_compare(struct tx *t, struct sc_opnd sel, uint32_t at, uint32_t k,
+static struct sc_opnd case_compare(struct sc_tx *t, struct sc_opnd sel, uint32_t at, uint32_t k,
                                    enum isa_icmp cmp)
 {
    if (switch_literal_words(t, at) == 1)
-      return alu(t, ISA_OP_ICMP, cmp, sel, sc_imm(arg(t, at, k)), sc_none());
-   uint64_t literal = arg(t, at, k) | (uint64_t)arg(t, at, k + 1) << 32;
+      return alu(t, ISA_OP_ICMP, cmp, sel, sc_imm(sc_arg(t, at, k)), sc_none());
+   uint64_t literal = sc_arg(t, at, k) | (uint64_t)sc_arg(t, at, k + 1) << 32;
    struct sc_opnd d = sc_reg(new_reg(t, 1, opnd_uniform(t, sel)));
    emit(t, ISA_OP_ICMP64, cmp, d, sel, pair64(t, literal), sc_none());
    return d;
 }
 
-static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
+static void switch_construct(struct sc_tx *t, struct sc_block *blk, uint32_t merge)
 {
    uint32_t at = blk->term, len = sc_len(t->m, at), lw = switch_literal_words(t, at);
-   struct sc_opnd sel = get1(t, arg(t, at, 1), 0);
-   uint32_t deflt = arg(t, at, 2);
+   struct sc_opnd sel = get1(t, sc_arg(t, at, 1), 0);
+   uint32_t deflt = sc_arg(t, at, 2);
    /* one per distinct target: as many as the instruction names, up to every
     * block (a switch may have hundreds of cases) */
    uint32_t cap = len < t->block_count ? len : t->block_count;
@@ -4045,10 +3983,10 @@ static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
    /* distinct targets, merge excluded; case k's literal is at k, its
     * target at k + lw */
    for (uint32_t k = 2; k + (k == 2 ? 0 : lw) < len; k += (k == 2 ? 1 : lw + 1)) {
-      uint32_t target = k == 2 ? deflt : arg(t, at, k + lw);
+      uint32_t target = k == 2 ? deflt : sc_arg(t, at, k + lw);
       if (target == merge)
          continue;
-      int32_t bi = (int32_t)(block_of(t, target) - t->blocks);
+      int32_t bi = (int32_t)(sc_block_of(t, target) - t->blocks);
       bool seen = false;
       for (uint32_t i = 0; i < n; i++)
          seen |= order[i] == bi;
@@ -4073,7 +4011,7 @@ static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
       uint32_t next = i + 1 < n ? t->blocks[order[i + 1]].label : merge;
       struct sc_opnd cond = ft;
       for (uint32_t k = 3; k + lw < len; k += lw + 1) {
-         if (arg(t, at, k + lw) == target)
+         if (sc_arg(t, at, k + lw) == target)
             cond = alu(t, ISA_OP_OR, 0, cond, case_compare(t, sel, at, k, ISA_ICMP_EQ), sc_none());
       }
       if (target == deflt)
@@ -4081,7 +4019,7 @@ static void switch_construct(struct tx *t, struct block *blk, uint32_t merge)
       /* The header's phi copies run for the lanes the selector sends here,
        * and not for those falling through from the case before: they
        * already made their own edge's copies. */
-      const struct block *tb = block_of(t, target);
+      const struct sc_block *tb = sc_block_of(t, target);
       if (tb->first_inst > tb->start + sc_len(t->m, tb->start)) {
          struct sc_opnd sent = alu(t, ISA_OP_AND, 0, cond, negate(t, ft), sc_none());
          uint32_t copied = new_label(t);
@@ -4158,22 +4096,19 @@ struct counted {
                                    variable; 0 in the SSA form */
    uint32_t phi;                /* SSA form: the counter's OpPhi in the header; 0 otherwise */
    bool exit_on_true;           /* the test's true branch leaves the loop */
-   const struct block *cond;    /* X (in the SSA form, the header or its successor) */
+   const struct sc_block *cond;    /* X (in the SSA form, the header or its successor) */
    uint32_t header, body, cont, merge;   /* labels of H, B, C and M */
    uint32_t trips;
    uint32_t value[UNROLL_TRIPS];   /* the counter in each iteration */
    uint32_t final;              /* and after the loop */
 };
 
-static uint32_t loop_blocks(struct tx *t, uint32_t h, uint8_t *in);
-static void unmark(uint8_t *in, const uint32_t *list, uint32_t n);
-static uint32_t successors(const struct tx *t, const struct block *b, uint32_t *out, uint32_t max);
-static void source_line(struct tx *t, uint32_t at);
+static void source_line(struct sc_tx *t, uint32_t at);
 
 /* The instructions of block b other than OpLine/OpNoLine and its merge
  * instruction, up to max: their word offsets in at[]; returns how many
  * (max + 1 if there are more). */
-static uint32_t plain_instructions(const struct tx *t, const struct block *b, uint32_t *at,
+static uint32_t plain_instructions(const struct sc_tx *t, const struct sc_block *b, uint32_t *at,
                                    uint32_t max)
 {
    uint32_t n = 0;
@@ -4188,20 +4123,20 @@ static uint32_t plain_instructions(const struct tx *t, const struct block *b, ui
    return n;
 }
 
-static bool has_phis(const struct tx *t, const struct block *b)
+static bool has_phis(const struct sc_tx *t, const struct sc_block *b)
 {
    return b->first_inst != b->start + sc_len(t->m, b->start);
 }
 
 /* `%r = <op> %x <constant>`: op, x and the constant, if `at` is that. */
-static bool op_with_constant(const struct tx *t, uint32_t at, uint16_t *op, uint32_t *x,
+static bool op_with_constant(const struct sc_tx *t, uint32_t at, uint16_t *op, uint32_t *x,
                              uint32_t *k)
 {
    if (sc_len(t->m, at) != 5)
       return false;
    *op = sc_op(t->m, at);
-   *x = arg(t, at, 3);
-   return const_u32(t, arg(t, at, 4), k);
+   *x = sc_arg(t, at, 3);
+   return const_u32(t, sc_arg(t, at, 4), k);
 }
 
 static bool compare_holds(uint16_t op, uint32_t a, uint32_t b)
@@ -4240,24 +4175,24 @@ static bool step_value(uint16_t op, uint32_t v, uint32_t k, uint32_t *out)
 
 /* Whether `at` writes promoted variable var (a store, or modf/frexp's
  * second result). */
-static bool writes_variable(const struct tx *t, uint32_t at, uint32_t var)
+static bool writes_variable(const struct sc_tx *t, uint32_t at, uint32_t var)
 {
    uint16_t op = sc_op(t->m, at);
    if (op == SpvOpStore)
-      return root_variable(t, arg(t, at, 1)) == var;
-   return op == SpvOpExtInst && sc_len(t->m, at) > 6 && root_variable(t, arg(t, at, 6)) == var;
+      return sc_root_variable(t, sc_arg(t, at, 1)) == var;
+   return op == SpvOpExtInst && sc_len(t->m, at) > 6 && sc_root_variable(t, sc_arg(t, at, 6)) == var;
 }
 
 /* The counter's value on entry: the last store to it in the block that
  * enters the loop (the header's one predecessor besides C). */
-static bool entry_value(struct tx *t, const struct block *hb, uint32_t cont, uint32_t var,
+static bool entry_value(struct sc_tx *t, const struct sc_block *hb, uint32_t cont, uint32_t var,
                         uint32_t *init)
 {
-   const struct block *pre = NULL;
+   const struct sc_block *pre = NULL;
    uint32_t hi = (uint32_t)(hb - t->blocks);
    for (uint32_t k = t->pred_first[hi]; k < t->pred_first[hi + 1]; k++) {
-      const struct block *p = &t->blocks[t->pred_list[k]];
-      work(t, 1);
+      const struct sc_block *p = &t->blocks[t->pred_list[k]];
+      sc_work(t, 1);
       if (p->label == cont)
          continue;
       if (pre || sc_op(t->m, p->term) != SpvOpBranch)
@@ -4269,25 +4204,25 @@ static bool entry_value(struct tx *t, const struct block *hb, uint32_t cont, uin
       if (writes_variable(t, at, var))
          store = at;
    }
-   return store && sc_op(t->m, store) == SpvOpStore && const_u32(t, arg(t, store, 2), init);
+   return store && sc_op(t->m, store) == SpvOpStore && const_u32(t, sc_arg(t, store, 2), init);
 }
 /* Whether the loop's blocks (in) keep to the shape above: only X leaves
  * (to merge), one branch goes to C, nothing but C writes var, no block
  * returns or ends the invocation, every merge block inside is in the loop
  * (a break or continue would leave one unreachable), and the body is
  * small enough for trips copies. */
-static bool plain_body(struct tx *t, const uint8_t *in, uint32_t count, const struct counted *c,
+static bool plain_body(struct sc_tx *t, const uint8_t *in, uint32_t count, const struct counted *c,
                        uint32_t h, uint32_t merge)
 {
    uint32_t to_cont = 0, size = 0;
    for (uint32_t m = 0; m < count; m++) {
       uint32_t i = t->members[m];
-      const struct block *b = &t->blocks[i];
-      work(t, 1);
+      const struct sc_block *b = &t->blocks[i];
+      sc_work(t, 1);
       uint16_t term = sc_op(t->m, b->term);
       if (term != SpvOpBranch && term != SpvOpBranchConditional && term != SpvOpSwitch)
          return false;
-      uint32_t succ[256], n = successors(t, b, succ, 256);
+      uint32_t succ[256], n = sc_successors(t, b, succ, 256);
       for (uint32_t k = 0; k < n; k++) {
          uint32_t label = t->blocks[succ[k]].label;
          if ((label == merge && b != c->cond) || (succ[k] == h && b->label != c->cont))
@@ -4295,7 +4230,7 @@ static bool plain_body(struct tx *t, const uint8_t *in, uint32_t count, const st
          to_cont += label == c->cont;
       }
       if (b->merge && i != h) {
-         uint32_t mb = arg(t, b->merge, 1);
+         uint32_t mb = sc_arg(t, b->merge, 1);
          if (mb >= t->m->bound || t->block_of[mb] < 0 || !in[t->block_of[mb]])
             return false;
       }
@@ -4327,24 +4262,24 @@ static bool count_trips(struct counted *c, uint16_t cmp, uint32_t bound, uint16_
 }
 
 /* The variable form's counter: X loads and compares it, C steps it. */
-static bool counted_variable(struct tx *t, const struct block *hb, struct counted *c,
+static bool counted_variable(struct sc_tx *t, const struct sc_block *hb, struct counted *c,
                              uint32_t merge, uint16_t *cmp, uint32_t *bound, uint16_t *step,
                              uint32_t *k, uint32_t *init)
 {
    uint32_t at[4], x;
-   c->cond = block_of(t, arg(t, hb->term, 1));
-   const struct block *cb = block_of(t, c->cont);
+   c->cond = sc_block_of(t, sc_arg(t, hb->term, 1));
+   const struct sc_block *cb = sc_block_of(t, c->cont);
    /* X: load, compare, branch on to B or out to M */
    if (c->cond == hb || has_phis(t, c->cond) || c->cond->merge ||
        plain_instructions(t, c->cond, at, 2) != 2 || sc_op(t->m, at[0]) != SpvOpLoad ||
        sc_op(t->m, c->cond->term) != SpvOpBranchConditional ||
-       arg(t, c->cond->term, 1) != arg(t, at[1], 2) || arg(t, c->cond->term, 3) != merge)
+       sc_arg(t, c->cond->term, 1) != sc_arg(t, at[1], 2) || sc_arg(t, c->cond->term, 3) != merge)
       return false;
-   c->var = arg(t, at[0], 3);
-   c->body = arg(t, c->cond->term, 2);
+   c->var = sc_arg(t, at[0], 3);
+   c->body = sc_arg(t, c->cond->term, 2);
    if (c->var >= t->m->bound || !t->slots[c->var])
       return false;
-   if (!op_with_constant(t, at[1], cmp, &x, bound) || x != arg(t, at[0], 2) ||
+   if (!op_with_constant(t, at[1], cmp, &x, bound) || x != sc_arg(t, at[0], 2) ||
        !is_counter_compare(*cmp) || idp(t, c->var)->opcode != SpvOpVariable ||
        !t->promote[c->var])
       return false;
@@ -4353,17 +4288,17 @@ static bool counted_variable(struct tx *t, const struct block *hb, struct counte
       return false;
    /* C: load, step, store back, to the header */
    if (has_phis(t, cb) || plain_instructions(t, cb, at, 3) != 3 ||
-       sc_op(t->m, at[0]) != SpvOpLoad || arg(t, at[0], 3) != c->var ||
-       !op_with_constant(t, at[1], step, &x, k) || x != arg(t, at[0], 2) ||
-       sc_op(t->m, at[2]) != SpvOpStore || arg(t, at[2], 1) != c->var ||
-       arg(t, at[2], 2) != arg(t, at[1], 2) || sc_op(t->m, cb->term) != SpvOpBranch)
+       sc_op(t->m, at[0]) != SpvOpLoad || sc_arg(t, at[0], 3) != c->var ||
+       !op_with_constant(t, at[1], step, &x, k) || x != sc_arg(t, at[0], 2) ||
+       sc_op(t->m, at[2]) != SpvOpStore || sc_arg(t, at[2], 1) != c->var ||
+       sc_arg(t, at[2], 2) != sc_arg(t, at[1], 2) || sc_op(t->m, cb->term) != SpvOpBranch)
       return false;
    return entry_value(t, hb, c->cont, c->var, init);
 }
 
 /* The compare a <op> b with a constant on one side: the other side, the
  * constant and the comparison as if the variable side were first. */
-static bool compare_with_constant(const struct tx *t, uint32_t at, uint16_t *cmp, uint32_t *x,
+static bool compare_with_constant(const struct sc_tx *t, uint32_t at, uint16_t *cmp, uint32_t *x,
                                   uint32_t *bound)
 {
    static const uint16_t mirrored[][2] = {
@@ -4374,9 +4309,9 @@ static bool compare_with_constant(const struct tx *t, uint32_t at, uint16_t *cmp
    *cmp = sc_op(t->m, at);
    if (op_with_constant(t, at, cmp, x, bound))
       return true;
-   if (!const_u32(t, arg(t, at, 3), bound))
+   if (!const_u32(t, sc_arg(t, at, 3), bound))
       return false;
-   *x = arg(t, at, 4);
+   *x = sc_arg(t, at, 4);
    for (uint32_t i = 0; i < sizeof(mirrored) / sizeof(mirrored[0]); i++) {
       if (mirrored[i][0] == *cmp || mirrored[i][1] == *cmp) {
          *cmp = mirrored[i][mirrored[i][0] == *cmp];
@@ -4388,28 +4323,28 @@ static bool compare_with_constant(const struct tx *t, uint32_t at, uint16_t *cmp
 
 /* The SSA form's counter: a phi of the header, tested in the header or
  * its successor X, stepped on the back edge from C. */
-static bool counted_phi(struct tx *t, const struct block *hb, struct counted *c, uint32_t merge,
+static bool counted_phi(struct sc_tx *t, const struct sc_block *hb, struct counted *c, uint32_t merge,
                         uint16_t *cmp, uint32_t *bound, uint16_t *step, uint32_t *k,
                         uint32_t *init)
 {
    uint32_t at[2], x;
    c->cond = hb;
    if (sc_op(t->m, hb->term) == SpvOpBranch) {
-      c->cond = block_of(t, arg(t, hb->term, 1));
+      c->cond = sc_block_of(t, sc_arg(t, hb->term, 1));
       if (c->cond == hb || has_phis(t, c->cond) || c->cond->merge ||
           plain_instructions(t, hb, at, 1) != 0)
          return false;
    }
-   const struct block *x_b = c->cond;
+   const struct sc_block *x_b = c->cond;
    if (sc_op(t->m, x_b->term) != SpvOpBranchConditional)
       return false;
-   uint32_t yes = arg(t, x_b->term, 2), no = arg(t, x_b->term, 3);
+   uint32_t yes = sc_arg(t, x_b->term, 2), no = sc_arg(t, x_b->term, 3);
    c->exit_on_true = yes == merge;
    c->body = c->exit_on_true ? no : yes;
    uint32_t out = c->exit_on_true ? yes : no;
    if (out != merge || c->body == merge || c->body == hb->label)
       return false;
-   const struct sc_id *cond = idp(t, arg(t, x_b->term, 1));
+   const struct sc_id *cond = idp(t, sc_arg(t, x_b->term, 1));
    if (!compare_with_constant(t, cond->def, cmp, &x, bound))
       return false;
    /* the compared value: a phi of the header, 32-bit, entered with a
@@ -4424,13 +4359,13 @@ static bool counted_phi(struct tx *t, const struct block *hb, struct counted *c,
    uint32_t next = 0;
    bool have_init = false;
    for (uint32_t i = 3; i + 1 < 7; i += 2) {
-      uint32_t value = arg(t, phi->def, i), from = arg(t, phi->def, i + 1);
+      uint32_t value = sc_arg(t, phi->def, i), from = sc_arg(t, phi->def, i + 1);
       if (from == c->cont)
          next = value;
       else
          have_init = const_u32(t, value, init);
    }
-   if (!next || !have_init || sc_op(t->m, block_of(t, c->cont)->term) != SpvOpBranch)
+   if (!next || !have_init || sc_op(t->m, sc_block_of(t, c->cont)->term) != SpvOpBranch)
       return false;
    const struct sc_id *nd = idp(t, next);
    uint32_t y;
@@ -4441,10 +4376,10 @@ static bool counted_phi(struct tx *t, const struct block *hb, struct counted *c,
 }
 
 /* Whether the loop headed by hb is a counted loop to unroll (see above). */
-static bool counted_loop_found(struct tx *t, const struct block *hb, struct counted *c)
+static bool counted_loop_found(struct sc_tx *t, const struct sc_block *hb, struct counted *c)
 {
-   uint32_t merge = arg(t, hb->merge, 1);
-   *c = (struct counted){.header = hb->label, .cont = arg(t, hb->merge, 2), .merge = merge};
+   uint32_t merge = sc_arg(t, hb->merge, 1);
+   *c = (struct counted){.header = hb->label, .cont = sc_arg(t, hb->merge, 2), .merge = merge};
    if (c->cont == hb->label)
       return false;
    uint16_t cmp, step;
@@ -4460,14 +4395,14 @@ static bool counted_loop_found(struct tx *t, const struct block *hb, struct coun
    uint8_t *in = calloc(t->block_count, 1);
    if (!in)
       FAIL("out of memory");
-   uint32_t n = loop_blocks(t, (uint32_t)(hb - t->blocks), in);
+   uint32_t n = sc_loop_blocks(t, (uint32_t)(hb - t->blocks), in);
    bool ok = plain_body(t, in, n, c, (uint32_t)(hb - t->blocks), merge);
    free(in);
    return ok;
 }
 
 /* counted_loop_found, its work counted as the unroller's. */
-static bool counted_loop(struct tx *t, const struct block *hb, struct counted *c)
+static bool counted_loop(struct sc_tx *t, const struct sc_block *hb, struct counted *c)
 {
    t->pass = SC_PASS_UNROLL;
    bool found = counted_loop_found(t, hb, c);
@@ -4477,7 +4412,7 @@ static bool counted_loop(struct tx *t, const struct block *hb, struct counted *c
 
 /* X's instructions (the counter's load and compare): they dominate the
  * body and the merge, so code there may use what they define. */
-static void counter_test(struct tx *t, const struct counted *c)
+static void counter_test(struct sc_tx *t, const struct counted *c)
 {
    for (uint32_t at = c->cond->first_inst; at < c->cond->term; at += sc_len(t->m, at)) {
       source_line(t, at);
@@ -4490,7 +4425,7 @@ static void counter_test(struct tx *t, const struct counted *c)
  * construct of its own, so that what it takes for the innermost
  * construct (a switch case's fallthrough flag) is nobody's; its branches
  * reach no construct out of the loop. */
-static void unroll(struct tx *t, const struct counted *c)
+static void unroll(struct sc_tx *t, const struct counted *c)
 {
    if (t->depth == ISA_MAX_STACK)
       FAIL("control flow nested more than %u deep (SPIR-V's universal limit is 1023)",
@@ -4529,14 +4464,14 @@ static void unroll(struct tx *t, const struct counted *c)
 }
 
 /* A loop whose header is block hb; returns its merge. */
-static uint32_t loop_construct(struct tx *t, struct block *hb)
+static uint32_t loop_construct(struct sc_tx *t, struct sc_block *hb)
 {
    struct counted counted;
    if (counted_loop(t, hb, &counted)) {
       unroll(t, &counted);
-      return arg(t, hb->merge, 1);
+      return sc_arg(t, hb->merge, 1);
    }
-   uint32_t merge = arg(t, hb->merge, 1), cont = arg(t, hb->merge, 2);
+   uint32_t merge = sc_arg(t, hb->merge, 1), cont = sc_arg(t, hb->merge, 2);
    uint32_t top = new_label(t), join = new_label(t), end = new_label(t);
    emit(t, ISA_OP_LOOP, 0, sc_none(), sc_none(), sc_none(), sc_none());
    place_label(t, top);
@@ -4558,31 +4493,31 @@ static uint32_t loop_construct(struct tx *t, struct block *hb)
 
 /* Follows the source line: OpLine, or DebugLine of
  * NonSemantic.Shader.DebugInfo.100 (whose line is a constant's id). */
-static void source_line(struct tx *t, uint32_t at)
+static void source_line(struct sc_tx *t, uint32_t at)
 {
    uint16_t op = sc_op(t->m, at);
    if (op == SpvOpLine && sc_len(t->m, at) >= 4) {
-      t->line = arg(t, at, 2);
+      t->line = sc_arg(t, at, 2);
    } else if (op == SpvOpNoLine) {
       t->line = 0;
    } else if (op == SpvOpExtInst && t->m->debug_info && sc_len(t->m, at) >= 5 &&
-              arg(t, at, 3) == t->m->debug_info) {
+              sc_arg(t, at, 3) == t->m->debug_info) {
       uint32_t line;
-      if (arg(t, at, 4) == 103 && sc_len(t->m, at) >= 7 &&
-          const_u32(t, arg(t, at, 6), &line))   /* DebugLine */
+      if (sc_arg(t, at, 4) == 103 && sc_len(t->m, at) >= 7 &&
+          const_u32(t, sc_arg(t, at, 6), &line))   /* DebugLine */
          t->line = line;
-      else if (arg(t, at, 4) == 104)   /* DebugNoLine */
+      else if (sc_arg(t, at, 4) == 104)   /* DebugNoLine */
          t->line = 0;
    }
 }
 
 /* Lowers blocks from `label` until control reaches `stop` (which the caller
  * handles) or leaves through a break, continue or return. */
-static void region(struct tx *t, uint32_t label, uint32_t stop)
+static void region(struct sc_tx *t, uint32_t label, uint32_t stop)
 {
    bool loop_header_done = false;
    while (label != stop && label != UINT32_MAX) {
-      struct block *b = block_of(t, label);
+      struct sc_block *b = sc_block_of(t, label);
       if (b->merge && sc_op(t->m, b->merge) == SpvOpLoopMerge && !loop_header_done &&
           !(t->depth && t->cons[t->depth - 1].kind == CK_LOOP &&
             t->cons[t->depth - 1].header == label)) {
@@ -4597,7 +4532,7 @@ static void region(struct tx *t, uint32_t label, uint32_t stop)
       uint32_t at = b->term;
       switch (sc_op(t->m, at)) {
       case SpvOpBranch: {
-         uint32_t target = arg(t, at, 1);
+         uint32_t target = sc_arg(t, at, 1);
          /* back edge of the innermost loop: the iteration's end */
          if (t->depth && t->cons[t->depth - 1].kind == CK_LOOP &&
              t->cons[t->depth - 1].header == target) {
@@ -4608,8 +4543,8 @@ static void region(struct tx *t, uint32_t label, uint32_t stop)
          break;
       }
       case SpvOpBranchConditional: {
-         uint32_t a = arg(t, at, 2), c = arg(t, at, 3);
-         struct sc_opnd cond = get1(t, arg(t, at, 1), 0);
+         uint32_t a = sc_arg(t, at, 2), c = sc_arg(t, at, 3);
+         struct sc_opnd cond = get1(t, sc_arg(t, at, 1), 0);
          bool back = t->depth && t->cons[t->depth - 1].kind == CK_LOOP &&
                      (t->cons[t->depth - 1].header == a || t->cons[t->depth - 1].header == c);
          if (a == c) {
@@ -4620,7 +4555,7 @@ static void region(struct tx *t, uint32_t label, uint32_t stop)
             unmerged_conditional(t, label, cond, a, c, header);
             return;
          } else if (b->merge && sc_op(t->m, b->merge) == SpvOpSelectionMerge) {
-            uint32_t merge = arg(t, b->merge, 1);
+            uint32_t merge = sc_arg(t, b->merge, 1);
             selection(t, label, cond, a, c, merge);
             label = merge;
          } else {
@@ -4631,7 +4566,7 @@ static void region(struct tx *t, uint32_t label, uint32_t stop)
       case SpvOpSwitch: {
          if (!b->merge || sc_op(t->m, b->merge) != SpvOpSelectionMerge)
             FAIL("invalid SPIR-V: OpSwitch without OpSelectionMerge");
-         uint32_t merge = arg(t, b->merge, 1);
+         uint32_t merge = sc_arg(t, b->merge, 1);
          switch_construct(t, b, merge);
          label = merge;
          break;
@@ -4649,621 +4584,23 @@ static void region(struct tx *t, uint32_t label, uint32_t stop)
    }
 }
 
-/* ---- divergence ------------------------------------------------------------------------------ */
-
-static bool builtin_divergent(uint32_t builtin)
-{
-   switch (builtin) {
-   case SpvBuiltInLocalInvocationId: case SpvBuiltInLocalInvocationIndex:
-   case SpvBuiltInGlobalInvocationId: case SpvBuiltInSubgroupLocalInvocationId:
-   case SpvBuiltInSubgroupEqMask: case SpvBuiltInSubgroupGeMask: case SpvBuiltInSubgroupGtMask:
-   case SpvBuiltInSubgroupLeMask: case SpvBuiltInSubgroupLtMask:
-      return true;
-   default:
-      return false;
-   }
-}
-
-/* The variable a pointer id ultimately points into (through chains). */
-static uint32_t root_variable(const struct tx *t, uint32_t id)
-{
-   for (int guard = 0; guard < 64 && id && id < t->m->bound; guard++) {
-      const struct sc_id *d = &t->m->ids[id];
-      if (d->opcode == SpvOpVariable)
-         return id;
-      if (d->opcode != SpvOpAccessChain && d->opcode != SpvOpInBoundsAccessChain &&
-          d->opcode != SpvOpPtrAccessChain && d->opcode != SpvOpCopyObject)
-         return 0;
-      id = t->m->words[d->def + 3];
-   }
-   return 0;
-}
-
-/* Results that differ between lanes no matter their operands. */
-static bool inherently_divergent(const struct tx *t, uint32_t at)
-{
-   uint16_t op = sc_op(t->m, at);
-   switch (op) {
-   case SpvOpLoad: {
-      uint32_t var = root_variable(t, t->m->words[at + 3]);
-      if (!var)
-         return false;
-      const struct sc_id *v = &t->m->ids[var];
-      uint32_t storage = t->m->words[v->def + 3];
-      if (storage == SpvStorageClassInput)
-         return v->builtin && builtin_divergent(v->builtin - 1);
-      /* Per-invocation memory holds per-invocation values, but a variable
-       * kept in registers that only ever receives the same value in every
-       * lane, in code every lane runs, holds warp-invariant values. */
-      if (storage != SpvStorageClassFunction && storage != SpvStorageClassPrivate)
-         return false;
-      return !t->promote[var] || t->var_divergent[var];
-   }
-   case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange: case SpvOpAtomicIIncrement:
-   case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicSMin:
-   case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd:
-   case SpvOpAtomicOr: case SpvOpAtomicXor:
-   case SpvOpGroupNonUniformElect: case SpvOpGroupNonUniformShuffle:
-   case SpvOpGroupNonUniformShuffleXor: case SpvOpGroupNonUniformShuffleUp:
-   case SpvOpGroupNonUniformShuffleDown: case SpvOpGroupNonUniformInverseBallot:
-      return true;
-   default:
-      break;
-   }
-   if (op >= SpvOpGroupNonUniformIAdd && op <= SpvOpGroupNonUniformLogicalXor)
-      return sc_len(t->m, at) > 4 && t->m->words[at + 4] != SpvGroupOperationReduce;
-   if (op == SpvOpGroupNonUniformBallotBitCount)
-      return t->m->words[at + 4] != SpvGroupOperationReduce;
-   return false;
-}
-
-/* Results equal in every lane whatever their operands (subgroup-wide). */
-static bool inherently_uniform(const struct tx *t, uint32_t at)
-{
-   switch (sc_op(t->m, at)) {
-   case SpvOpGroupNonUniformAll: case SpvOpGroupNonUniformAny: case SpvOpGroupNonUniformAllEqual:
-   case SpvOpGroupNonUniformBroadcast: case SpvOpGroupNonUniformBroadcastFirst:
-   case SpvOpGroupNonUniformBallot:
-      return true;
-   default:
-      break;
-   }
-   uint16_t op = sc_op(t->m, at);
-   return op >= SpvOpGroupNonUniformIAdd && op <= SpvOpGroupNonUniformLogicalXor &&
-          t->m->words[at + 4] == SpvGroupOperationReduce;
-}
-
-static uint32_t result_id(const struct tx *t, uint32_t at)
-{
-   const struct sc_module *m = t->m;
-   uint32_t len = sc_len(m, at);
-   for (uint32_t k = 1; k < len && k < 3; k++) {
-      uint32_t id = m->words[at + k];
-      if (id < m->bound && m->ids[id].def == at)
-         return id;
-   }
-   return 0;
-}
-
-static bool any_operand_divergent(const struct tx *t, uint32_t at, uint32_t first)
-{
-   uint32_t len = sc_len(t->m, at);
-   for (uint32_t k = first; k < len; k++) {
-      uint32_t id = t->m->words[at + k];
-      if (id < t->m->bound && t->divergent[id])
-         return true;
-   }
-   return false;
-}
-
-static bool branch_divergent(const struct tx *t, const struct block *b)
-{
-   uint16_t op = sc_op(t->m, b->term);
-   if (op != SpvOpBranchConditional && op != SpvOpSwitch)
-      return false;
-   uint32_t id = t->m->words[b->term + 1];
-   return id < t->m->bound && t->divergent[id];
-}
-
-/* Calls fn for each successor block index of block b. */
-static uint32_t successors(const struct tx *t, const struct block *b, uint32_t *out, uint32_t max)
-{
-   work(t, 1);
-   uint32_t at = b->term, len = sc_len(t->m, at), first = 0, n = 0;
-   switch (sc_op(t->m, at)) {
-   case SpvOpBranch: first = 1; len = len < 2 ? len : 2; break;
-   case SpvOpBranchConditional: first = 2; len = len < 4 ? len : 4; break;
-   case SpvOpSwitch: first = 2; break;
-   default: len = 0; break;
-   }
-   for (uint32_t k = first; k < len && n < max; k++) {
-      if (sc_op(t->m, at) == SpvOpSwitch && !switch_target(t, at, k))
-         continue;   /* a literal, not a target */
-      uint32_t target = t->m->words[at + k];
-      if (target < t->m->bound && t->block_of[target] >= 0)
-         out[n++] = (uint32_t)t->block_of[target];
-   }
-   return n;
-}
-
-/* Whether lanes that part at the divergent branch of block bi can leave the
- * loop headed by block h (whose blocks `in` marks) in different
- * iterations: a path from the branch reaches outside the loop before the
- * lanes rejoin. They rejoin at the branch's own merge block, at the loop's
- * header or continue target, and, for a branch without a merge (a break or
- * continue), at any construct's merge or continue target. */
-static bool leaves_loop(struct tx *t, uint32_t bi, uint32_t h, const uint8_t *in, uint8_t *seen,
-                        uint32_t *stack)
-{
-   const struct block *b = &t->blocks[bi], *hb = &t->blocks[h];
-   uint32_t cont = arg(t, hb->merge, 2), own_merge = b->merge ? arg(t, b->merge, 1) : 0;
-   uint32_t sp = successors(t, b, stack, t->block_count), marked = 0;
-   bool leaves = false;
-   while (sp && !leaves) {
-      uint32_t i = stack[--sp];
-      const struct block *x = &t->blocks[i];
-      work(t, 1);
-      if (!in[i]) {
-         leaves = true;
-         break;
-      }
-      if (seen[i] || i == h || x->label == cont || x->label == own_merge ||
-          (!own_merge && t->join[i]))
-         continue;
-      seen[i] = 1;
-      t->visited[marked++] = i;
-      /* A loop nested in h is left only through its merge (a break
-       * leaves the innermost loop alone): its body is skipped, which
-       * keeps this walk from growing with the nesting below. */
-      if (x->merge && sc_op(t->m, x->merge) == SpvOpLoopMerge) {
-         uint32_t merge = arg(t, x->merge, 1);
-         if (merge < t->m->bound && t->block_of[merge] >= 0 && sp < t->block_count)
-            stack[sp++] = (uint32_t)t->block_of[merge];
-         continue;
-      }
-      uint32_t next[256];
-      uint32_t n = successors(t, x, next, 256);
-      for (uint32_t k = 0; k < n && sp < t->block_count; k++)
-         stack[sp++] = next[k];
-   }
-   unmark(seen, t->visited, marked);
-   return leaves;
-}
-
-/* The blocks of the loop headed by block h: reachable from it without
- * passing its merge. Marks them in in[], which must be clear, and lists
- * them in t->members; returns how many. The caller clears in[] with
- * unmark() when done, so that a walk costs the loop's size, not the
- * function's. */
-static uint32_t loop_blocks(struct tx *t, uint32_t h, uint8_t *in)
-{
-   uint32_t merge = arg(t, t->blocks[h].merge, 1);
-   uint32_t *list = t->members, n = 0, sp = 0;
-   in[h] = 1;
-   list[n++] = h;
-   while (sp < n) {
-      const struct block *b = &t->blocks[list[sp++]];
-      uint32_t at = b->term, len = sc_len(t->m, at), first = 0, step = 1;
-      work(t, 1);
-      switch (sc_op(t->m, at)) {
-      case SpvOpBranch: first = 1; len = 2; break;
-      case SpvOpBranchConditional: first = 2; len = len < 4 ? len : 4; break;
-      case SpvOpSwitch: first = 2; step = 1; break;
-      default: len = 0; break;
-      }
-      for (uint32_t k = first; k < len; k += step) {
-         if (sc_op(t->m, at) == SpvOpSwitch && !switch_target(t, at, k))
-            continue;   /* a literal, not a target */
-         uint32_t target = t->m->words[at + k];
-         if (target == merge || target >= t->m->bound || t->block_of[target] < 0)
-            continue;
-         uint32_t bi = (uint32_t)t->block_of[target];
-         if (!in[bi]) {
-            in[bi] = 1;
-            list[n++] = bi;
-         }
-      }
-   }
-   return n;
-}
-
-/* Clears the n marks of list in in[]. */
-static void unmark(uint8_t *in, const uint32_t *list, uint32_t n)
-{
-   for (uint32_t i = 0; i < n; i++)
-      in[list[i]] = 0;
-}
-
-/* Temporal divergence: lanes that leave a loop in different iterations
- * carry out different iterations' values, so every result the loop's
- * blocks (in) define and code outside them uses is divergent. Inside the
- * loop the lanes still in it run each iteration together, so a value
- * uniform within an iteration (an address, a push constant, a counter
- * derived from uniform values) stays uniform there. Any operand word is
- * taken for an id: a literal mistaken for one only costs a uniform
- * register. */
-static bool mark_live_out(struct tx *t, const uint8_t *in)
-{
-   const struct sc_module *m = t->m;
-   memset(t->used_outside, 0, m->bound);
-   work(t, m->bound + (t->m->function_end - t->m->function_start));
-   for (uint32_t i = 0; i < t->block_count; i++) {
-      if (in[i])
-         continue;
-      for (uint32_t at = t->blocks[i].start; at <= t->blocks[i].term; at += sc_len(m, at)) {
-         for (uint32_t k = 1; k < sc_len(m, at); k++) {
-            if (m->words[at + k] < m->bound)
-               t->used_outside[m->words[at + k]] = 1;
-         }
-      }
-   }
-   bool changed = false;
-   for (uint32_t i = 0; i < t->block_count; i++) {
-      if (!in[i])
-         continue;
-      for (uint32_t at = t->blocks[i].start; at <= t->blocks[i].term; at += sc_len(m, at)) {
-         uint32_t id = result_id(t, at);
-         if (id && !t->divergent[id] && t->used_outside[id] && sc_op(m, at) != SpvOpVariable) {
-            t->divergent[id] = 1;
-            changed = true;
-         }
-      }
-   }
-   return changed;
-}
-
-/* Other joins where lanes arrive from different paths: a switch case
- * that a divergent selector sends some lanes to while others fall through
- * from the case before, and a continue target reached both by the body's
- * end and by a continue, in a loop with a divergent branch. */
-static bool divergent_join(struct tx *t, const struct block *b)
-{
-   uint32_t bi = (uint32_t)(b - t->blocks);
-   uint32_t succ[256];
-   if (t->preds[bi] < 2)
-      return false;
-   for (uint32_t k = t->pred_first[bi]; k < t->pred_first[bi + 1]; k++) {
-      const struct block *h = &t->blocks[t->pred_list[k]];
-      work(t, 1);
-      if (sc_op(t->m, h->term) == SpvOpSwitch && branch_divergent(t, h))
-         return true;
-   }
-   uint32_t l = t->cont_header[bi];
-   if (l == UINT32_MAX || l == bi)
-      return false;
-   uint8_t *in = calloc(t->block_count, 1);
-   if (!in)
-      FAIL("out of memory");
-   uint32_t n = loop_blocks(t, l, in);
-   free(in);
-   bool divergent = false;
-   for (uint32_t m = 0; m < n && !divergent; m++)
-      divergent = branch_divergent(t, &t->blocks[t->members[m]]);
-   work(t, n);
-   (void)succ;
-   return divergent;
-}
-
-/* The loop forest, once (and the edges into each block): structured loops nest, so the innermost loop
- * holding a block is the smallest loop_blocks() set that contains it, and
- * the loop around a loop the smallest other set holding its header. One
- * walk per loop, not one per question: what divergence asks of every
- * branch (the loops around it) then costs the nesting depth, where a
- * walk of every loop per branch grew with the cube of the nesting. */
-static void find_loops(struct tx *t, uint8_t *in)
-{
-   uint32_t n = t->block_count ? t->block_count : 1;
-   uint32_t *size = malloc(2 * n * sizeof(*size));
-   t->loop_of = malloc(n * sizeof(*t->loop_of));
-   t->loop_parent = malloc(n * sizeof(*t->loop_parent));
-   t->preds = calloc(n, sizeof(*t->preds));
-   t->pred_first = calloc(n + 1, sizeof(*t->pred_first));
-   t->members = malloc(n * sizeof(*t->members));
-   t->visited = malloc(n * sizeof(*t->visited));
-   t->merge_header = malloc(n * sizeof(*t->merge_header));
-   t->cont_header = malloc(n * sizeof(*t->cont_header));
-   if (!size || !t->loop_of || !t->loop_parent || !t->preds || !t->pred_first || !t->members ||
-       !t->visited || !t->merge_header || !t->cont_header) {
-      free(size);
-      FAIL("out of memory");
-   }
-   uint32_t *parent_size = size + n;
-   for (uint32_t i = 0; i < n; i++) {
-      t->loop_of[i] = t->loop_parent[i] = t->merge_header[i] = t->cont_header[i] = UINT32_MAX;
-      size[i] = parent_size[i] = UINT32_MAX;
-   }
-   /* the edges, as predecessor lists (an edge taken twice counts twice) */
-   uint64_t edges = 0;
-   for (uint32_t i = 0; i < t->block_count; i++) {
-      uint32_t m = successors(t, &t->blocks[i], t->stack, t->block_count);
-      for (uint32_t k = 0; k < m; k++)
-         t->preds[t->stack[k]]++;
-      edges += m;
-   }
-   t->pred_list = malloc((edges ? edges : 1) * sizeof(*t->pred_list));
-   if (!t->pred_list) {
-      free(size);
-      FAIL("out of memory");
-   }
-   for (uint32_t i = 0; i < t->block_count; i++)
-      t->pred_first[i + 1] = t->pred_first[i] + t->preds[i];
-   for (uint32_t i = 0; i < t->block_count; i++)
-      size[i] = t->pred_first[i];   /* the next free place, for now */
-   for (uint32_t i = 0; i < t->block_count; i++) {
-      uint32_t m = successors(t, &t->blocks[i], t->stack, t->block_count);
-      for (uint32_t k = 0; k < m; k++)
-         t->pred_list[size[t->stack[k]]++] = i;
-   }
-   for (uint32_t i = 0; i < t->block_count; i++)
-      size[i] = UINT32_MAX;
-   /* merge blocks and continue targets, to their headers */
-   for (uint32_t h = 0; h < t->block_count; h++) {
-      const struct block *hb = &t->blocks[h];
-      if (!hb->merge)
-         continue;
-      bool loop = sc_op(t->m, hb->merge) == SpvOpLoopMerge;
-      for (uint32_t k = 1; k <= (loop ? 2u : 1u) && k < sc_len(t->m, hb->merge); k++) {
-         uint32_t label = arg(t, hb->merge, k);
-         if (label < t->m->bound && t->block_of[label] >= 0)
-            (k == 1 ? t->merge_header : t->cont_header)[t->block_of[label]] = h;
-      }
-   }
-   /* the loops: each loop's blocks, innermost and parent by size */
-   for (uint32_t h = 0; h < t->block_count; h++) {
-      const struct block *hb = &t->blocks[h];
-      if (!hb->merge || sc_op(t->m, hb->merge) != SpvOpLoopMerge)
-         continue;
-      uint32_t count = loop_blocks(t, h, in);
-      for (uint32_t m = 0; m < count; m++) {
-         uint32_t i = t->members[m];
-         if (count < size[i]) {
-            size[i] = count;
-            t->loop_of[i] = h;
-         }
-         if (i != h && count < parent_size[i]) {
-            parent_size[i] = count;
-            t->loop_parent[i] = h;
-         }
-      }
-      unmark(in, t->members, count);
-   }
-   free(size);
-}
-
-/* Where the lanes that part at block h's divergent branch rejoin, besides
- * h's own merge: the merge blocks (1 in stop) and continue targets (2) of
- * the loops around h, where a break or continue waits. stop[] must be
- * clear; the same call with `clear` clears it again. */
-static void rejoin_points(struct tx *t, uint32_t h, uint8_t *stop, bool clear)
-{
-   uint32_t l = t->loop_of[h] == h ? t->loop_parent[h] : t->loop_of[h];
-   for (; l != UINT32_MAX; l = t->loop_parent[l]) {
-      const struct block *lb = &t->blocks[l];
-      work(t, 1);
-      for (uint32_t k = 1; k <= 2; k++) {
-         uint32_t label = arg(t, lb->merge, k);
-         /* the innermost loop's meaning of a label wins */
-         if (label < t->m->bound && t->block_of[label] >= 0 && (clear || !stop[t->block_of[label]]))
-            stop[t->block_of[label]] = clear ? 0 : (uint8_t)k;
-      }
-   }
-   if (t->blocks[h].merge) {
-      uint32_t label = arg(t, t->blocks[h].merge, 1);
-      if (label < t->m->bound && t->block_of[label] >= 0 && (clear || !stop[t->block_of[label]]))
-         stop[t->block_of[label]] = clear ? 0 : 1;
-   }
-}
-
-/* Marks ctrl for the blocks reachable from the `count` blocks on t->stack
- * without entering a stop block. Returns whether anything changed; sets
- * *continued when a continue target stopped the walk. */
-static bool mark_reached(struct tx *t, uint32_t sp, const uint8_t *stop, uint8_t *seen,
-                         bool *continued)
-{
-   bool changed = false;
-   uint32_t marked = 0;
-   while (sp) {
-      uint32_t i = t->stack[--sp];
-      work(t, 1);
-      if (stop[i] == 2)
-         *continued = true;
-      if (seen[i] || stop[i])
-         continue;
-      seen[i] = 1;
-      t->visited[marked++] = i;
-      changed |= !t->ctrl[i];
-      t->ctrl[i] = 1;
-      uint32_t next[256];
-      uint32_t n = successors(t, &t->blocks[i], next, 256);
-      for (uint32_t k = 0; k < n && sp < t->block_count; k++)
-         t->stack[sp++] = next[k];
-   }
-   unmark(seen, t->visited, marked);
-   return changed;
-}
-
-/* Blocks that only part of the lanes run: those a divergent branch leads
- * to before its lanes rejoin and, when some of them continue the loop
- * around, the rest of that iteration after the branch's merge (up to the
- * continue target, where the continuing lanes wait). A promoted variable
- * written there differs between lanes afterwards: the others kept the old
- * value. A branch that leaves a loop makes the loop's later iterations
- * partial too; the temporal rule in divergence_pass marks those. */
-static bool mark_divergent_control(struct tx *t, uint8_t *stop, uint8_t *seen)
-{
-   bool changed = false;
-   work(t, t->block_count);
-   for (uint32_t h = 0; h < t->block_count; h++) {
-      const struct block *hb = &t->blocks[h];
-      if (!branch_divergent(t, hb))
-         continue;
-      rejoin_points(t, h, stop, false);
-      bool continued = false;
-      changed |= mark_reached(t, successors(t, hb, t->stack, t->block_count), stop, seen,
-                              &continued);
-      uint32_t merge = hb->merge ? arg(t, hb->merge, 1) : 0;
-      if (continued && merge < t->m->bound && t->block_of[merge] >= 0 &&
-          stop[t->block_of[merge]] != 2) {
-         uint32_t mi = (uint32_t)t->block_of[merge];
-         changed |= !t->ctrl[mi];
-         t->ctrl[mi] = 1;
-         changed |= mark_reached(t, successors(t, &t->blocks[mi], t->stack, t->block_count),
-                                 stop, seen, &continued);
-      }
-      rejoin_points(t, h, stop, true);
-   }
-   return changed;
-}
-
-/* Promoted variables that may differ between lanes: written with a
- * divergent value, or in a block only part of the lanes run. */
-static bool mark_divergent_variables(struct tx *t)
-{
-   const struct sc_module *m = t->m;
-   bool changed = false;
-   work(t, m->function_end - m->function_start);
-   for (uint32_t i = 0; i < t->block_count; i++) {
-      for (uint32_t at = t->blocks[i].start; at <= t->blocks[i].term; at += sc_len(m, at)) {
-         uint16_t op = sc_op(m, at);
-         uint32_t ptr = 0;
-         bool value_divergent = false;
-         if (op == SpvOpStore && sc_len(m, at) >= 3) {
-            ptr = m->words[at + 1];
-            value_divergent = any_operand_divergent(t, at, 1);
-         } else if (op == SpvOpExtInst && sc_len(m, at) > 6) {
-            ptr = m->words[at + 6];   /* modf, frexp: the second result */
-            value_divergent = any_operand_divergent(t, at, 5);
-         }
-         uint32_t var = ptr ? root_variable(t, ptr) : 0;
-         if (var && t->promote[var] && !t->var_divergent[var] &&
-             (value_divergent || t->ctrl[i])) {
-            t->var_divergent[var] = 1;
-            changed = true;
-         }
-      }
-   }
-   return changed;
-}
-
-/* One pass of the rules; true if anything changed. */
-static bool divergence_pass(struct tx *t, uint8_t *scratch)
-{
-   bool changed = false;
-   const struct sc_module *m = t->m;
-   struct block *b = NULL;   /* the block the scan is in */
-   for (uint32_t at = m->function_start; at < m->function_end; at += sc_len(m, at)) {
-      work(t, 1);
-      if (sc_op(m, at) == SpvOpLabel && sc_len(m, at) >= 2 && m->words[at + 1] < m->bound &&
-          t->block_of[m->words[at + 1]] >= 0)
-         b = &t->blocks[t->block_of[m->words[at + 1]]];
-      uint32_t id = result_id(t, at);
-      if (!id || t->divergent[id] || inherently_uniform(t, at))
-         continue;
-      bool d = inherently_divergent(t, at) || any_operand_divergent(t, at, 3);
-      if (!d && sc_op(m, at) == SpvOpPhi && b && at > b->start && at < b->term) {
-         /* A phi where divergent control flow joins differs between lanes:
-          * at the merge of a divergent branch, or another join. */
-         uint32_t h = t->merge_header[b - t->blocks];
-         d = h != UINT32_MAX && branch_divergent(t, &t->blocks[h]);
-         if (!d)
-            d = divergent_join(t, b);
-      }
-      if (d) {
-         t->divergent[id] = 1;
-         changed = true;
-      }
-   }
-   /* Loops whose lanes may leave at different iterations: what they carry
-    * out differs between lanes (temporal divergence), and only part of the
-    * lanes run their later iterations. */
-   for (uint32_t h = 0; h < t->block_count; h++) {
-      const struct block *hb = &t->blocks[h];
-      if (!hb->merge || sc_op(m, hb->merge) != SpvOpLoopMerge)
-         continue;
-      uint32_t count = loop_blocks(t, h, scratch);
-      bool divergent_exit = false;
-      work(t, count);
-      for (uint32_t k = 0; k < count && !divergent_exit; k++) {
-         uint32_t i = t->members[k];
-         divergent_exit = branch_divergent(t, &t->blocks[i]) &&
-                          leaves_loop(t, i, h, scratch, scratch + t->block_count, t->stack);
-      }
-      if (divergent_exit) {
-         changed |= mark_live_out(t, scratch);
-         for (uint32_t k = 0; k < count; k++) {
-            uint32_t i = t->members[k];
-            changed |= !t->ctrl[i];
-            t->ctrl[i] = 1;
-         }
-         /* and so do the phis where it ends */
-         uint32_t merge = arg(t, hb->merge, 1);
-         const struct block *mb = block_of(t, merge);
-         for (uint32_t at = mb->start; at < mb->term; at += sc_len(m, at)) {
-            uint32_t id = sc_op(m, at) == SpvOpPhi ? result_id(t, at) : 0;
-            if (id && !t->divergent[id]) {
-               t->divergent[id] = 1;
-               changed = true;
-            }
-         }
-      }
-      unmark(scratch, t->members, count);
-   }
-   changed |= mark_divergent_control(t, scratch + t->block_count, scratch + 2 * t->block_count);
-   return changed | mark_divergent_variables(t);
-}
-
-static void analyse_divergence(struct tx *t)
-{
-   uint32_t n = t->block_count ? t->block_count : 1;
-   t->divergent = calloc(t->m->bound, 1);
-   uint8_t *scratch = calloc(3 * n, 1);   /* kept clear between uses */
-   t->join = calloc(n, 1);
-   t->used_outside = malloc(t->m->bound ? t->m->bound : 1);
-   t->var_divergent = calloc(t->m->bound ? t->m->bound : 1, 1);
-   t->ctrl = calloc(n, 1);
-   t->stack = malloc(n * sizeof(*t->stack));
-   if (!t->divergent || !scratch || !t->join || !t->stack || !t->used_outside ||
-       !t->var_divergent || !t->ctrl) {
-      free(scratch);
-      FAIL("out of memory");
-   }
-   /* merge blocks and continue targets: where parted lanes rejoin */
-   for (uint32_t i = 0; i < t->block_count; i++) {
-      const struct block *b = &t->blocks[i];
-      uint32_t len = b->merge ? sc_len(t->m, b->merge) : 0;
-      for (uint32_t k = 1; k < len && k <= (sc_op(t->m, b->merge) == SpvOpLoopMerge ? 2u : 1u); k++) {
-         uint32_t label = arg(t, b->merge, k);
-         if (label < t->m->bound && t->block_of[label] >= 0)
-            t->join[t->block_of[label]] = 1;
-      }
-   }
-   t->pass = SC_PASS_DIVERGENCE;
-   find_loops(t, scratch);
-   /* Each pass only marks more ids and blocks divergent, so this ends;
-    * stopping earlier would leave values uniform that are not. */
-   while (divergence_pass(t, scratch))
-      ;
-   t->pass = SC_PASS_TRANSLATE;
-   free(scratch);
-}
-
 /* ---- the entry point ---------------------------------------------------------------------------- */
 
 /* The operations of OpSpecConstantOp that the optimizer left (lowered to
  * instructions among the globals by sc_lower_spec_ops), computed at the
  * start, so they dominate every use, variables' initializers included. */
-static void spec_operations(struct tx *t)
+static void spec_operations(struct sc_tx *t)
 {
    const struct sc_module *m = t->m;
    for (uint32_t at = 5; at < m->globals_end; at += sc_len(m, at)) {
-      if (sc_spec_operation(sc_op(m, at)) && result_id(t, at))
+      if (sc_spec_operation(sc_op(m, at)) && sc_result_id(t, at))
          instruction(t, at);
    }
 }
 
 /* Global variables the function uses, so their descriptors are loaded
  * once at the start (dominating every use). */
-static void prologue(struct tx *t)
+static void prologue(struct sc_tx *t)
 {
    const struct sc_module *m = t->m;
    t->root = sc_reg(new_reg(t, 2, true));
@@ -5301,7 +4638,7 @@ static void prologue(struct tx *t)
    t->used_globals = NULL;
 }
 
-static void tx_free(struct tx *t)
+static void tx_free(struct sc_tx *t)
 {
    for (uint32_t i = 0; i < t->m->bound; i++) {
       free(t->vals[i].comp);
@@ -5339,7 +4676,7 @@ static void tx_free(struct tx *t)
 void sc_translate(const struct sc_module *m, const struct sc_options *o,
                   const uint32_t local_size[3], struct sc_mir *mir, struct sc_error *e)
 {
-   struct tx t = {.m = m, .o = o, .local_size = local_size, .mir = mir, .e = e};
+   struct sc_tx t = {.m = m, .o = o, .local_size = local_size, .mir = mir, .e = e};
    memset(mir, 0, sizeof(*mir));
    t.vals = calloc(m->bound, sizeof(*t.vals));
    t.cons = malloc(ISA_MAX_STACK * sizeof(*t.cons));
@@ -5360,7 +4697,8 @@ void sc_translate(const struct sc_module *m, const struct sc_options *o,
       t.need_ranges |= sc_op(m, at) == SpvOpArrayLength;
    find_blocks(&t);
    find_promotable(&t);
-   analyse_divergence(&t);
+   sc_cfg_build(&t);
+   sc_divergence(&t);
    t.exit_label = new_label(&t);
    prologue(&t);
    region(&t, t.blocks[0].label, UINT32_MAX);
