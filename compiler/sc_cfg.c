@@ -75,8 +75,9 @@ void sc_unmark(uint8_t *in, const uint32_t *list, uint32_t n)
       in[list[i]] = 0;
 }
 
-/* The loop forest, once (and the edges into each block): structured loops nest, so the innermost loop
- * holding a block is the smallest sc_loop_blocks() set that contains it, and
+/* The loop forest, once (and the edges into each block): structured
+ * loops nest, so the innermost loop holding a block is the smallest
+ * sc_loop_blocks() set that contains it, and
  * the loop around a loop the smallest other set holding its header. One
  * walk per loop, not one per question: what divergence asks of every
  * branch (the loops around it) then costs the nesting depth, where a

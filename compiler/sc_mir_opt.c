@@ -50,6 +50,9 @@ struct opt {
     * instructions seen in the current block, by what they compute from
     * which versions of their sources. */
    uint32_t *version;
+   uint32_t *at_version;        /* per instruction: its result's version once written */
+   uint32_t *at_dst;            /* per instruction: the register it wrote then (a fold
+                                   may retarget it later: then it stands for nothing) */
    uint32_t *table;             /* instruction indices, NONE: empty */
    uint32_t table_mask;
    uint32_t block;              /* the current block's first instruction */
@@ -253,6 +256,12 @@ static bool same_opnd(struct sc_opnd x, struct sc_opnd y)
    return x.kind == y.kind && x.part == y.part && x.value == y.value;
 }
 
+static bool same_inst(const struct sc_minst *p, const struct sc_minst *in)
+{
+   return p->op == in->op && p->mod == in->mod && p->imm == in->imm && same_opnd(p->a, in->a) &&
+          same_opnd(p->b, in->b) && same_opnd(p->c, in->c);
+}
+
 /* The version of an operand's register at the scan's position (0 for
  * immediates): two reads of one version read the same value. */
 static uint32_t opnd_version(const struct opt *o, struct sc_opnd x)
@@ -263,10 +272,11 @@ static uint32_t opnd_version(const struct opt *o, struct sc_opnd x)
 static uint32_t cse_hash(const struct opt *o, const struct sc_minst *in)
 {
    uint32_t h = 2166136261u;
-   const uint32_t f[] = {in->op, in->mod, in->imm, o->block,
-                         in->a.kind | (uint32_t)in->a.part << 8, in->a.value, opnd_version(o, in->a),
-                         in->b.kind | (uint32_t)in->b.part << 8, in->b.value, opnd_version(o, in->b),
-                         in->c.kind | (uint32_t)in->c.part << 8, in->c.value, opnd_version(o, in->c)};
+   const uint32_t f[] = {
+      in->op, in->mod, in->imm, o->block,
+      in->a.kind | (uint32_t)in->a.part << 8, in->a.value, opnd_version(o, in->a),
+      in->b.kind | (uint32_t)in->b.part << 8, in->b.value, opnd_version(o, in->b),
+      in->c.kind | (uint32_t)in->c.part << 8, in->c.value, opnd_version(o, in->c)};
    for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
       h = (h ^ f[k]) * 16777619u;
    return h;
@@ -281,18 +291,30 @@ static bool cse_candidate(const struct opt *o, uint32_t i)
           !reads(in, in->dst.value);
 }
 
+/* Whether a source of instruction i was written after instruction k
+ * (last_write holds 1 + the last writer's index the scan passed). */
+static bool source_written_since(const struct opt *o, const struct sc_minst *in, uint32_t k)
+{
+   for (int s = 0; s < 3; s++) {
+      const struct sc_opnd *x = src((struct sc_minst *)in, s);
+      if (is_reg(*x) && o->last_write[x->value] > k)
+         return true;
+   }
+   return false;
+}
+
 /* Whether earlier instruction k computes what instruction i does, from
- * the same values (a source written since k changes its version, and so
- * the slot i looks in), with its result still in its register. */
-static bool cse_same(const struct opt *o, uint32_t k, uint32_t i, const uint32_t *at_version)
+ * the same values (no source written since k), with its result still in
+ * the register it wrote: the hash only narrows the search, this decides. */
+static bool cse_same(const struct opt *o, uint32_t k, uint32_t i)
 {
    const struct sc_mir *mir = o->mir;
    const struct sc_minst *p = &mir->code[k], *in = &mir->code[i];
    /* k >= block: in this block (blocks are ranges of the code), never one
     * another mask ran, whatever the hash table's probing met */
-   return k >= o->block && !o->dead[k] && cse_candidate(o, k) && p->op == in->op && p->mod == in->mod &&
-          p->imm == in->imm && same_opnd(p->a, in->a) && same_opnd(p->b, in->b) &&
-          same_opnd(p->c, in->c) && o->version[p->dst.value] == at_version[k];
+   return k >= o->block && !o->dead[k] && cse_candidate(o, k) && same_inst(p, in) &&
+          p->dst.value == o->at_dst[k] && o->version[p->dst.value] == o->at_version[k] &&
+          !source_written_since(o, in, k);
 }
 
 /*
@@ -305,7 +327,7 @@ static bool cse_same(const struct opt *o, uint32_t k, uint32_t i, const uint32_t
  * unrolled loop repeats a computation many times, and each repeat reads
  * the first result, not the one before it (which would then stay live).
  */
-static bool eliminate_common(struct opt *o, uint32_t i, uint32_t *at_version)
+static bool eliminate_common(struct opt *o, uint32_t i)
 {
    struct sc_minst *in = &o->mir->code[i];
    if (!cse_candidate(o, i) || o->defs[in->dst.value] != 1)
@@ -314,7 +336,7 @@ static bool eliminate_common(struct opt *o, uint32_t i, uint32_t *at_version)
    work(o->mir, 1);
    for (uint32_t k; (k = o->table[slot]) != NONE; slot = (slot + 1) & o->table_mask) {
       work(o->mir, 1);
-      if (!cse_same(o, k, i, at_version))
+      if (!cse_same(o, k, i))
          continue;
       const struct sc_mir *mir = o->mir;
       const struct sc_minst *p = &mir->code[k];
@@ -399,12 +421,6 @@ static bool pair_def(const struct opt *o, uint32_t i, uint32_t *reg)
       return false;
    *reg = lo->dst.value;
    return true;
-}
-
-static bool same_inst(const struct sc_minst *p, const struct sc_minst *in)
-{
-   return p->op == in->op && p->mod == in->mod && p->imm == in->imm && same_opnd(p->a, in->a) &&
-          same_opnd(p->b, in->b) && same_opnd(p->c, in->c);
 }
 
 /* eliminate_common for a pair written half by half (pair_def) at i: an
@@ -673,8 +689,8 @@ static bool compact(struct opt *o)
 static void opt_free(struct opt *o)
 {
    free(o->defs), free(o->uses), free(o->leader), free(o->dead), free(o->anchor),
-      free(o->written), free(o->version), free(o->table), free(o->subst), free(o->subst_from),
-      free(o->subst_block), free(o->last_write);
+      free(o->written), free(o->version), free(o->at_version), free(o->at_dst), free(o->table),
+      free(o->subst), free(o->subst_from), free(o->subst_block), free(o->last_write);
 }
 
 /* The pass state for mir: nothing dead, nothing moved. */
@@ -692,14 +708,16 @@ static void opt_init(struct opt *o, struct sc_mir *mir, struct sc_error *e)
    while (o->table_mask < 2 * mir->count)
       o->table_mask = o->table_mask * 2 + 1;
    o->version = malloc(n * sizeof(*o->version));
+   o->at_version = malloc(n * sizeof(*o->at_version));
+   o->at_dst = malloc(n * sizeof(*o->at_dst));
    o->table = malloc(((size_t)o->table_mask + 1) * sizeof(*o->table));
    o->subst = malloc(n * sizeof(*o->subst));
    o->subst_from = malloc(n * sizeof(*o->subst_from));
    o->subst_block = malloc(n * sizeof(*o->subst_block));
    o->last_write = malloc(n * sizeof(*o->last_write));
    if (!o->defs || !o->uses || !o->written || !o->anchor || !o->leader || !o->dead ||
-       !o->version || !o->table || !o->subst || !o->subst_from || !o->subst_block ||
-       !o->last_write) {
+       !o->version || !o->at_version || !o->at_dst || !o->table || !o->subst || !o->subst_from ||
+       !o->subst_block || !o->last_write) {
       opt_free(o);
       sc_fail(e, "out of memory");
    }
@@ -723,9 +741,6 @@ static bool optimize_round(struct sc_mir *mir, struct sc_error *e)
       memset(o.subst, 0, mir->reg_count * sizeof(*o.subst));
       memset(o.last_write, 0, mir->reg_count * sizeof(*o.last_write));
       memset(o.table, 0xff, ((size_t)o.table_mask + 1) * sizeof(*o.table));
-      /* per instruction, its result's version once written (anchor is
-       * free scratch until hoist_invariants) */
-      uint32_t *at_version = o.anchor;
       for (uint32_t i = 0; i < mir->count; i++) {
          if (o.leader[i])
             o.block = i;
@@ -743,16 +758,15 @@ static bool optimize_round(struct sc_mir *mir, struct sc_error *e)
             continue;
          /* each rewrite is tried whatever the one before did */
          changed |= propagate_copy(&o, i);
-         changed |= eliminate_common(&o, i, at_version);
+         changed |= eliminate_common(&o, i);
          changed |= eliminate_common_pair(&o, i);
          changed |= fuse_multiply_add(&o, i);
          if (!o.dead[i] && is_reg(mir->code[i].dst)) {
-            at_version[i] = ++o.version[mir->code[i].dst.value];
+            o.at_version[i] = ++o.version[mir->code[i].dst.value];
+            o.at_dst[i] = mir->code[i].dst.value;
             o.last_write[mir->code[i].dst.value] = i + 1;
          }
       }
-      for (uint32_t i = 0; i < mir->count; i++)
-         o.anchor[i] = NONE;
       count(&o);   /* replace_reads credited `with` with reads it may not have taken */
       changed |= remove_dead(&o);
       if (!changed)

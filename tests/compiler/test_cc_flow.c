@@ -753,6 +753,22 @@ static void unroll_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
    w[7] = sct_u(v);
 }
 
+/* ---- s2r_branch ------------------------------------------------------------------ */
+
+/* Runs of 128 invocations with the same parity: whole warps skip the
+ * branch, whatever W and L. */
+static void s2r_branch_init(uint32_t i, uint32_t *in)
+{
+   in[0] = (i / 128u) & 1u;
+}
+
+static void s2r_branch_ref(const uint32_t *in, uint32_t i, struct sct_want *w)
+{
+   (void)i;
+   w[0] = sct_u((in[0] & 1u) ? 5u : 7u);   /* a 1-D grid: the y index is 0 */
+   w[1] = sct_u(3u);
+}
+
 static const struct sct_map maps[] = {
    SCT_MAP("flow_if", 3, 8, NULL, flow_if_ref, NULL),
    SCT_MAP("flow_loops", 3, 10, NULL, flow_loops_ref, NULL),
@@ -780,6 +796,7 @@ static const struct sct_map maps[] = {
    SCT_MAP("unroll", 2, 8, NULL, unroll_ref, NULL),
    SCT_MAP("repro_switch_fallthrough", 1, 1, NULL, repro_switch_fallthrough_ref, NULL),
    SCT_MAP("repro_return_in_loop_fn", 1, 1, NULL, repro_return_in_loop_fn_ref, NULL),
+   SCT_MAP("s2r_branch", 1, 2, s2r_branch_init, s2r_branch_ref, NULL),
 };
 
 /*
@@ -816,6 +833,20 @@ static void check_shapes(void)
       uint32_t n = sct_count_op(&p, shapes[i].op, -1);
       HWT_CHECK(n == shapes[i].want, "%s: %u %s, expected %u", shapes[i].shader, n,
                 isa_op_info[shapes[i].op].name, shapes[i].want);
+      sc_program_free(&p);
+   }
+   /* s2r_branch: every special-register read is shared from the
+    * program's start, before any control flow */
+   struct sc_program p;
+   if (sct_compile_shape("s2r_branch", &p)) {
+      const struct isa_program_header *h = p.image;
+      const struct isa_inst *code = (const void *)(h + 1);
+      bool flow = false, late = false;
+      for (uint32_t i = 0; i < h->inst_count; i++) {
+         flow |= isa_op_info[code[i].op].cls == ISA_CLASS_FLOW;
+         late |= flow && code[i].op == ISA_OP_S2R;
+      }
+      HWT_CHECK(!late, "s2r_branch: a special register is read after control flow began");
       sc_program_free(&p);
    }
    fprintf(stderr, "  %-24s %s\n", "code shapes", "checked");
