@@ -214,7 +214,6 @@ static bool mark_live_out(struct sc_tx *t, const uint8_t *in)
 static bool divergent_join(struct sc_tx *t, const struct sc_block *b)
 {
    uint32_t bi = (uint32_t)(b - t->blocks);
-   uint32_t succ[256];
    if (t->preds[bi] < 2)
       return false;
    for (uint32_t k = t->pred_first[bi]; k < t->pred_first[bi + 1]; k++) {
@@ -235,7 +234,6 @@ static bool divergent_join(struct sc_tx *t, const struct sc_block *b)
    for (uint32_t m = 0; m < n && !divergent; m++)
       divergent = branch_divergent(t, &t->blocks[t->members[m]]);
    sc_work(t, n);
-   (void)succ;
    return divergent;
 }
 

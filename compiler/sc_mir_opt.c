@@ -216,7 +216,7 @@ static bool propagate_copy(struct opt *o, uint32_t i)
        in->a.value == in->dst.value ||
        (regs[in->dst.value].uniform && !regs[in->a.value].uniform))
       return false;
-   return replace_reads(o, i + 1, in->dst.value, in->a) > 0;
+   return replace_reads(o, i + 1, in->dst.value, in->a);
 }
 
 /* `op t, ...` followed in the block by `mov v, t`, t read nowhere else:
@@ -343,7 +343,7 @@ static bool eliminate_common(struct opt *o, uint32_t i)
       if (mir->regs[p->dst.value].size != mir->regs[in->dst.value].size ||
           (mir->regs[in->dst.value].uniform && !mir->regs[p->dst.value].uniform))
          return false;
-      return replace_reads(o, i + 1, in->dst.value, p->dst) > 0;
+      return replace_reads(o, i + 1, in->dst.value, p->dst);
    }
    o->table[slot] = i;
    return false;
@@ -445,7 +445,7 @@ static bool eliminate_common_pair(struct opt *o, uint32_t i)
          if (!o->dead[j] && writes(&mir->code[j], e))
             return false;
       }
-      return replace_reads(o, i + 2, r, (struct sc_opnd){SC_REG, 0, e}) > 0;
+      return replace_reads(o, i + 2, r, (struct sc_opnd){SC_REG, 0, e});
    }
    return false;
 }
