@@ -171,3 +171,78 @@ void sc_cfg_build(struct sc_tx *t)
    free(in);
    t->pass = SC_PASS_TRANSLATE;
 }
+
+/* The words of each literal of the OpSwitch at `at`: OpSwitch, "Literal
+ * must be ... the same width as Selector's type" (SPIR-V 3.42.17), so two
+ * for a 64-bit selector. Malformed input counts as one word. */
+uint32_t sc_switch_literal_words(const struct sc_tx *t, uint32_t at)
+{
+   const struct sc_module *m = t->m;
+   uint32_t sel = sc_len(m, at) > 1 ? m->words[at + 1] : 0;
+   uint32_t type = sel && sel < m->bound ? m->ids[sel].type : 0;
+   if (!type || type >= m->bound || m->ids[type].opcode != SpvOpTypeInt)
+      return 1;
+   return sc_len(m, m->ids[type].def) > 2 && m->words[m->ids[type].def + 2] == 64 ? 2 : 1;
+}
+
+/* Whether word k >= 2 of the OpSwitch at `at` is a target label (the
+ * default, or a case's after its literal) rather than a literal. */
+bool sc_switch_target(const struct sc_tx *t, uint32_t at, uint32_t k)
+{
+   uint32_t lw = sc_switch_literal_words(t, at);
+   return k == 2 || (k > 2 && (k - 3) % (lw + 1) == lw);
+}
+
+static bool is_terminator(uint16_t op)
+{
+   switch (op) {
+   case SpvOpBranch: case SpvOpBranchConditional: case SpvOpSwitch: case SpvOpReturn:
+   case SpvOpReturnValue: case SpvOpUnreachable: case SpvOpKill: case SpvOpTerminateInvocation:
+      return true;
+   default:
+      return false;
+   }
+}
+
+void sc_find_blocks(struct sc_tx *t)
+{
+   const struct sc_module *m = t->m;
+   t->block_of = malloc(m->bound * sizeof(*t->block_of));
+   if (!t->block_of)
+      FAIL("out of memory");
+   for (uint32_t i = 0; i < m->bound; i++)
+      t->block_of[i] = -1;
+   uint32_t cap = 0;
+   struct sc_block *cur = NULL;
+   for (uint32_t at = m->function_start; at < m->function_end; at += sc_len(m, at)) {
+      uint16_t op = sc_op(m, at);
+      if (op == SpvOpLabel) {
+         t->blocks = sc_grow(t->blocks, &cap, t->block_count + 1, sizeof(*t->blocks), t->e);
+         cur = &t->blocks[t->block_count];
+         *cur = (struct sc_block){.label = sc_arg(t, at, 1), .start = at};
+         t->block_of[cur->label] = (int32_t)t->block_count++;
+      } else if (!cur) {
+         continue;
+      } else if (op == SpvOpSelectionMerge || op == SpvOpLoopMerge) {
+         cur->merge = at;
+      } else if (is_terminator(op)) {
+         cur->term = at;
+         cur = NULL;
+      } else if (op != SpvOpPhi && !cur->first_inst) {
+         cur->first_inst = at;
+      }
+   }
+   for (uint32_t i = 0; i < t->block_count; i++) {
+      if (!t->blocks[i].term)
+         FAIL("invalid SPIR-V: block %u has no terminator", t->blocks[i].label);
+      if (!t->blocks[i].first_inst)
+         t->blocks[i].first_inst = t->blocks[i].merge ? t->blocks[i].merge : t->blocks[i].term;
+   }
+}
+
+struct sc_block *sc_block_of(struct sc_tx *t, uint32_t label)
+{
+   if (label >= t->m->bound || t->block_of[label] < 0)
+      FAIL("invalid SPIR-V: %u is not a block of the entry point", label);
+   return &t->blocks[t->block_of[label]];
+}

@@ -1,8 +1,13 @@
 /*
- * The translator's state, shared by its passes: the control-flow graph
- * (sc_cfg.c), the divergence analysis (sc_divergence.c) and translation
- * itself with its counted-loop unrolling (sc_translate.c). Private to
- * compiler/: the rest of the compiler sees sc_translate() alone.
+ * The translator's state, shared by its passes over the parsed SPIR-V (an
+ * SSA form with structured control flow), in the order sc_translate runs
+ * them: the blocks and the control-flow graph (sc_cfg.c), promotion of
+ * variables to registers (sc_promote.c), the divergence analysis
+ * (sc_divergence.c), counted loops (sc_loops.c), then the lowering of
+ * structured control flow to the mask stack (sc_lower_cf.c), which
+ * translates each block's instructions (sc_translate.c) into machine IR
+ * through the builder (sc_build.c), with the types of sc_types.c.
+ * Private to compiler/: the rest of the compiler sees sc_translate() alone.
  */
 #ifndef SC_TX_H
 #define SC_TX_H
@@ -19,13 +24,66 @@ struct sc_block {
    uint32_t first_inst;         /* first instruction after the phis */
 };
 
+#define SC_MAX_COMPONENTS 256u  /* scalars a value held in registers may have (a struct of five mat4, 80) */
+
+/* What the translation of an id holds: registers, or a pointer known at
+ * compile time (struct ptr, sc_translate.c). */
+enum sc_val_kind { SC_VAL_NONE, SC_VAL_REGS, SC_VAL_PTR };
+
+struct sc_val {
+   uint8_t kind;
+   uint16_t n;
+   struct sc_opnd *comp;        /* SC_VAL_REGS: n components */
+   struct ptr *ptr;             /* SC_VAL_PTR */
+};
+
+/* A type, as far as the translator looks at it. */
+enum sc_tkind { SC_TK_VOID, SC_TK_BOOL, SC_TK_INT, SC_TK_FLOAT, SC_TK_VECTOR, SC_TK_MATRIX,
+                SC_TK_ARRAY, SC_TK_RARRAY, SC_TK_STRUCT, SC_TK_POINTER, SC_TK_OTHER };
+
+struct sc_tinfo {
+   enum sc_tkind kind;
+   uint32_t width;              /* scalars: 32 or 64 */
+   bool is_signed;
+   uint32_t elem;               /* vector, matrix (column type), arrays: element type */
+   uint32_t count;              /* vector, matrix, array: element count */
+   uint32_t storage;            /* pointer */
+   uint32_t id;
+};
+
+/* A counted loop (sc_loops.c): its shape, and the counter's value in each
+ * iteration. */
+#define SC_UNROLL_TRIPS 16u      /* at most this many iterations */
+
+struct sc_counted {
+   uint32_t var;                /* variable form: the counter, a promoted 32-bit integer
+                                   variable; 0 in the SSA form */
+   uint32_t phi;                /* SSA form: the counter's OpPhi in the header; 0 otherwise */
+   bool exit_on_true;           /* the test's true branch leaves the loop */
+   const struct sc_block *cond;    /* X (in the SSA form, the header or its successor) */
+   uint32_t header, body, cont, merge;   /* labels of H, B, C and M */
+   uint32_t trips;
+   uint32_t value[SC_UNROLL_TRIPS];   /* the counter in each iteration */
+   uint32_t final;              /* and after the loop */
+};
+
+
+/* Operand arrays of an instruction's value operands (freed by the caller). */
+struct sc_operands {
+   struct sc_opnd *c;
+   uint32_t n;
+   bool owned;
+   struct sc_tx *t;                /* for sc_release() */
+};
+
+
 struct sc_tx {
    const struct sc_module *m;
    const struct sc_options *o;
    const uint32_t *local_size;  /* the workgroup size, [3] */
    struct sc_mir *mir;
    struct sc_error *e;
-   struct val *vals;            /* per id */
+   struct sc_val *vals;         /* per id */
    uint8_t *divergent;          /* per id: 1 if the value differs between lanes */
    struct sc_block *blocks;
    uint32_t block_count;
@@ -70,6 +128,7 @@ struct sc_tx {
    enum sc_pass pass;           /* what the work counted now is charged to */
    uint32_t counter_phi;        /* the counter of the SSA-form loop being unrolled: its
                                    phi's back-edge copies are left out (see unroll) */
+   struct sc_counted **counted; /* per block: the counted loop it heads, or NULL */
 };
 
 /* A compile error at any depth (sc_fail unwinds to sc_compile). */
@@ -81,12 +140,17 @@ void sc_work(const struct sc_tx *t, uint64_t n);
 /* sc_translate.c: operand word i of the instruction at `at`,
  * bounds-checked (malformed input fails the compile). */
 uint32_t sc_arg(const struct sc_tx *t, uint32_t at, uint32_t i);
-/* sc_translate.c: whether word k >= 2 of the OpSwitch at `at` is a target
- * label rather than a case literal. */
-bool sc_switch_target(const struct sc_tx *t, uint32_t at, uint32_t k);
-/* sc_translate.c: the block a label id names (the compile fails if none). */
-struct sc_block *sc_block_of(struct sc_tx *t, uint32_t label);
 
+/* sc_cfg.c: the entry point's blocks (t->blocks, t->block_of). */
+void sc_find_blocks(struct sc_tx *t);
+/* sc_cfg.c: the block a label id names (the compile fails if none). */
+struct sc_block *sc_block_of(struct sc_tx *t, uint32_t label);
+/* sc_cfg.c: how many words each case literal of the OpSwitch at `at`
+ * takes (the selector's width: 1 or 2). */
+uint32_t sc_switch_literal_words(const struct sc_tx *t, uint32_t at);
+/* sc_cfg.c: whether word k >= 2 of the OpSwitch at `at` is a target label
+ * rather than a case literal. */
+bool sc_switch_target(const struct sc_tx *t, uint32_t at, uint32_t k);
 /* sc_cfg.c: the successor block indices of b, up to max; returns how many. */
 uint32_t sc_successors(const struct sc_tx *t, const struct sc_block *b, uint32_t *out,
                        uint32_t max);
@@ -107,5 +171,99 @@ uint32_t sc_result_id(const struct sc_tx *t, uint32_t at);
 /* sc_divergence.c: the variable a pointer id points into (through access
  * chains and copies), or 0. */
 uint32_t sc_root_variable(const struct sc_tx *t, uint32_t id);
+
+/* ---- sc_types.c ---- */
+/* The definition of an id (the compile fails if there is none). */
+const struct sc_id *sc_idp(const struct sc_tx *t, uint32_t id);
+struct sc_tinfo sc_type_of(const struct sc_tx *t, uint32_t type);
+/* Member i's type of a struct type. */
+uint32_t sc_struct_member(const struct sc_tx *t, uint32_t type, uint32_t i);
+/* Scalar components of a type held in registers. */
+uint32_t sc_components(const struct sc_tx *t, uint32_t type);
+/* The scalar type of component i of a type. */
+struct sc_tinfo sc_scalar_at(const struct sc_tx *t, uint32_t type, uint32_t i);
+/* Whether a scalar takes a register pair. */
+bool sc_is64(const struct sc_tinfo *ti);
+/* A 32-bit scalar constant's value; false if id is not one. */
+bool sc_const_u32(const struct sc_tx *t, uint32_t id, uint32_t *value);
+/* An index's value if it is a constant below 2^32, of either width. */
+bool sc_const_index(const struct sc_tx *t, uint32_t id, uint32_t *value);
+/* Scalars of a type held in registers, or UINT32_MAX beyond limit (or for
+ * what registers cannot hold). */
+uint32_t sc_flat_size(const struct sc_tx *t, uint32_t type, uint32_t limit, int depth);
+/* Whether an access chain's indices are all constants. */
+bool sc_constant_chain(const struct sc_tx *t, uint32_t at);
+
+/* ---- sc_build.c ---- */
+void *sc_grow(void *p, uint32_t *cap, uint32_t need, size_t elem, struct sc_error *e);
+uint32_t sc_new_reg(struct sc_tx *t, uint32_t size, bool uniform);
+uint32_t sc_new_label(struct sc_tx *t);
+void sc_place_label(struct sc_tx *t, uint32_t label);
+struct sc_minst *sc_emit(struct sc_tx *t, enum isa_op op, uint32_t mod, struct sc_opnd dst,
+                         struct sc_opnd a, struct sc_opnd b, struct sc_opnd c);
+/* A flow instruction to a label. */
+void sc_emit_flow(struct sc_tx *t, enum isa_op op, struct sc_opnd a, uint32_t label, uint32_t mod);
+/* Whether an operand is the same in every lane (an immediate, a uniform
+ * register). */
+bool sc_opnd_uniform(const struct sc_tx *t, struct sc_opnd o);
+/* Folds an operation on immediates as the execution units compute it;
+ * false if it cannot. */
+bool sc_fold(enum isa_op op, struct sc_opnd a, struct sc_opnd b, struct sc_opnd c, uint32_t *r);
+/* dst = op(a, b, c) into a fresh 32-bit register (uniform if every
+ * source is), or an immediate if it folds. */
+struct sc_opnd sc_alu(struct sc_tx *t, enum isa_op op, uint32_t mod, struct sc_opnd a,
+                      struct sc_opnd b, struct sc_opnd c);
+/* The same into a fresh register pair. */
+struct sc_opnd sc_alu64(struct sc_tx *t, enum isa_op op, uint32_t mod, struct sc_opnd a,
+                        struct sc_opnd b);
+/* A 64-bit constant materialized in a uniform register pair. */
+struct sc_opnd sc_pair64(struct sc_tx *t, uint64_t v);
+/* Half `part` of a register pair (an immediate stays itself). */
+struct sc_opnd sc_part_of(struct sc_opnd o, uint32_t part);
+/* Copies src into dst, a pair as one MOV64 when wide. */
+void sc_copy_scalar(struct sc_tx *t, struct sc_opnd dst, struct sc_opnd src, bool wide);
+/* The value slot of an id (the compile fails if the id is not defined). */
+struct sc_val *sc_val_at(struct sc_tx *t, uint32_t id);
+/* The slot of id, made to hold n register components. */
+struct sc_val *sc_val_new(struct sc_tx *t, uint32_t id, uint32_t n);
+/* Fresh registers for the components of result id of a type (uniform
+ * unless the divergence analysis says otherwise). */
+struct sc_val *sc_result(struct sc_tx *t, uint32_t id, uint32_t type);
+/* Arrays freed with the translator if a compile error unwinds past their
+ * user: sc_own registers one, sc_disown frees it. */
+void sc_own(struct sc_tx *t, void *c);
+void sc_disown(struct sc_tx *t, void *c);
+struct sc_opnd *sc_owned_array(struct sc_tx *t, uint32_t n);
+
+/* ---- sc_promote.c ---- */
+/* t->promote: the Function and Private variables kept in registers. */
+void sc_find_promotable(struct sc_tx *t);
+
+/* ---- sc_loops.c ---- */
+/* t->counted: the counted loops worth unrolling, per header block. */
+void sc_find_counted_loops(struct sc_tx *t);
+
+/* ---- sc_lower_cf.c ---- */
+/* The construct stack (before anything below). */
+void sc_lower_init(struct sc_tx *t);
+/* Code that only the lanes where cond holds run: sc_guard_begin opens it
+ * (a selection with no else) and returns the label sc_guard_end closes it
+ * with. */
+uint32_t sc_guard_begin(struct sc_tx *t, struct sc_opnd cond);
+void sc_guard_end(struct sc_tx *t, uint32_t label);
+/* Lowers blocks from `label` until control reaches `stop` or leaves
+ * through a break, continue or return. */
+void sc_region(struct sc_tx *t, uint32_t label, uint32_t stop);
+
+/* ---- sc_translate.c ---- */
+/* The components of a value (constants produced on the spot); the array
+ * is the caller's to sc_disown when *owned is set. */
+struct sc_opnd *sc_get(struct sc_tx *t, uint32_t id, uint32_t *n, bool *owned);
+/* Scalar component i of a value. */
+struct sc_opnd sc_get1(struct sc_tx *t, uint32_t id, uint32_t i);
+struct sc_operands sc_operand(struct sc_tx *t, uint32_t id);
+void sc_release(struct sc_operands *o);
+/* Translates the instruction at `at` (not a terminator or merge). */
+void sc_instruction(struct sc_tx *t, uint32_t at);
 
 #endif
