@@ -48,6 +48,14 @@ static void local_size(const struct sc_module *m, uint32_t out[3], struct sc_err
               out[2]);
 }
 
+/* The machine IR's validator between passes, in debug builds (NIR's
+ * model: a pass that breaks the IR is caught where it ran). */
+#ifdef NDEBUG
+#define VALIDATE_MIR(mir, after, allocated, e) ((void)0)
+#else
+#define VALIDATE_MIR(mir, after, allocated, e) sc_mir_validate(mir, after, allocated, e)
+#endif
+
 const char *const sc_pass_names[SC_PASS_COUNT] = {
    [SC_PASS_CFG] = "cfg", [SC_PASS_TRANSLATE] = "translate", [SC_PASS_DIVERGENCE] = "divergence",
    [SC_PASS_UNROLL] = "unroll", [SC_PASS_MIR_OPT] = "mir-opt", [SC_PASS_REGALLOC] = "regalloc",
@@ -102,11 +110,15 @@ bool sc_compile(const uint32_t *words, size_t word_count, const struct sc_option
    sc_parse(&m, optimized, count, opts->entry_point ? opts->entry_point : "main", &e);
    local_size(&m, out->local_size, &e);
    sc_translate(&m, opts, out->local_size, &mir, &e);
+   VALIDATE_MIR(&mir, "translation", false, &e);
    sc_mir_optimize(&mir, &e);
+   VALIDATE_MIR(&mir, "the machine-IR optimizations", false, &e);
    double t3 = now_ms();
    uint32_t vregs, uregs;
    sc_regalloc(&mir, &e, &vregs, &uregs);
+   VALIDATE_MIR(&mir, "register allocation", true, &e);
    sc_mir_uniform_loops(&mir, &e);
+   VALIDATE_MIR(&mir, "uniform loops", true, &e);
    double t4 = now_ms();
    out->image = sc_encode(&mir, opts->warp_width, vregs, uregs, &out->size, &e);
    mir.work[SC_PASS_ENCODE] += mir.count;

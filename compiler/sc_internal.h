@@ -182,6 +182,13 @@ void sc_regalloc(struct sc_mir *mir, struct sc_error *e, uint32_t *vregs, uint32
  * together run on uniform jumps instead of the mask stack. */
 void sc_mir_uniform_loops(struct sc_mir *mir, struct sc_error *e);
 
+/* sc_mir_validate.c: fails the compile ("internal error: machine IR invalid
+ * after <after>: ...") if the machine IR breaks an invariant; allocated:
+ * registers are assigned. sc_compile runs it after every pass in debug
+ * builds. */
+void sc_mir_validate(const struct sc_mir *mir, const char *after, bool allocated,
+                     struct sc_error *e);
+
 /* sc_encode.c: the ISA program image. */
 void *sc_encode(const struct sc_mir *mir, uint32_t warp_width, uint32_t vregs, uint32_t uregs,
                 size_t *size, struct sc_error *e);
