@@ -40,6 +40,8 @@
 
 #define LANES for (uint32_t l = 0; l < W; l++)
 
+typedef _Atomic uint8_t atomic_u8;
+typedef _Atomic uint16_t atomic_u16;
 typedef _Atomic uint32_t atomic_u32;
 typedef _Atomic uint64_t atomic_u64;
 
@@ -508,8 +510,22 @@ static inline float fmath2(uint32_t mod, float a, uint32_t braw)
    }
 }
 
-/* IEEE 754 binary16 <-> binary32. */
-static inline uint32_t f2h(uint32_t f)
+static inline double f64(uint64_t x)
+{
+   double d;
+   memcpy(&d, &x, 8);
+   return d;
+}
+
+static inline uint64_t u64(double d)
+{
+   uint64_t x;
+   memcpy(&x, &d, 8);
+   return x;
+}
+
+/* IEEE 754 binary16 <-> binary32; f2h_rte rounds to nearest even. */
+static inline uint32_t f2h_rte(uint32_t f)
 {
    uint32_t sign = (f >> 16) & 0x8000u, exp = (f >> 23) & 0xffu, man = f & 0x7fffffu;
    if (exp == 0xff)   /* inf, NaN (kept quiet) */
@@ -551,6 +567,224 @@ static inline uint32_t h2f(uint32_t h)
    return sign | ((exp - 15 + 127) << 23) | (man << 13);
 }
 
+/*
+ * Conversions to a narrower binary format with a rounding mode (enum
+ * isa_round): binary16 (p = 10 fraction bits, largest exponent emax = 15)
+ * and binary32 (23, 127). round_narrow gives the magnitude's bits of the
+ * finite nonzero value sig * 2^exp (sig < 2^53, neg its sign) in exact
+ * integer arithmetic, so a double becomes a half with one rounding.
+ */
+static inline uint32_t round_narrow(bool neg, uint64_t sig, int32_t exp, uint32_t p,
+                                    int32_t emax, uint32_t mode)
+{
+   int32_t e = 63 - __builtin_clzll(sig) + exp;   /* the value is in [2^e, 2^(e+1)) */
+   int32_t emin = 1 - emax;
+   uint32_t inf = (uint32_t)(2 * emax + 1) << p;
+   bool away = mode == ISA_RND_RTE || (mode == ISA_RND_RTP && !neg) ||
+               (mode == ISA_RND_RTN && neg);
+   if (e > emax)   /* past the largest finite value: infinity or that value */
+      return away ? inf : inf - 1;
+   int32_t shift = (e < emin ? emin : e) - (int32_t)p - exp;   /* bits below the last place */
+   uint64_t h;
+   if (shift <= 0) {
+      h = sig << -shift;   /* exact */
+   } else {
+      /* Past 63 bits every bit of sig (< 2^53) is below half the last place. */
+      uint64_t half = shift >= 64 ? UINT64_MAX : UINT64_C(1) << (shift - 1);
+      uint64_t rest = shift >= 64 ? sig : sig & ((half << 1) - 1);
+      h = shift >= 64 ? 0 : sig >> shift;
+      switch (mode) {
+      case ISA_RND_RTE: h += rest > half || (rest == half && (h & 1)); break;
+      case ISA_RND_RTP: h += rest && !neg; break;
+      case ISA_RND_RTN: h += rest && neg; break;
+      default: break;   /* RTZ */
+      }
+   }
+   /* Normal: the biased exponent above the fraction (a carry out of the
+    * fraction moves into it); subnormal: the fraction alone, where a carry
+    * makes the least normal value. */
+   uint64_t bits = e < emin ? h : ((uint64_t)(e + emax) << p) + h - (UINT64_C(1) << p);
+   if (bits >= inf)   /* rounded up past the largest finite value */
+      return away ? inf : inf - 1;
+   return (uint32_t)bits;
+}
+
+/* A binary64's bits in the format of p fraction bits, largest exponent
+ * emax and sign bit sign_bit; NaNs stay quiet NaNs with the top of their
+ * payload. */
+static inline uint32_t narrow(uint64_t x, uint32_t p, int32_t emax, uint32_t sign_bit,
+                              uint32_t mode)
+{
+   bool neg = x >> 63;
+   uint32_t sign = (uint32_t)neg << sign_bit, exp = (uint32_t)(x >> 52) & 0x7ffu;
+   uint64_t man = x & ((UINT64_C(1) << 52) - 1);
+   uint32_t inf = (uint32_t)(2 * emax + 1) << p;
+   if (exp == 0x7ff)
+      return sign | inf | (man ? (1u << (p - 1)) | (uint32_t)(man >> (52 - p)) : 0);
+   if (exp == 0 && man == 0)
+      return sign;
+   uint64_t sig = exp ? man | (UINT64_C(1) << 52) : man;
+   int32_t e = (exp ? (int32_t)exp : 1) - 1075;
+   return sign | round_narrow(neg, sig, e, p, emax, mode);
+}
+
+static inline uint32_t d2h(uint64_t x, uint32_t mode)
+{
+   return narrow(x, 10, 15, 15, mode);
+}
+
+static inline uint32_t d2f(uint64_t x, uint32_t mode)
+{
+   return narrow(x, 23, 127, 31, mode);
+}
+
+/* F2H: the common mode by binary32 bits, the others through the (exact)
+ * binary64 of a; a NaN keeps its own payload either way. */
+static inline uint32_t f2h(uint32_t f, uint32_t mode)
+{
+   mode = ISA_RND_MODE(mode);
+   if (mode == ISA_RND_RTE || (f & 0x7f800000u) == 0x7f800000u)
+      return f2h_rte(f);
+   return d2h(u64((double)f32(f)), mode);
+}
+
+static inline double h2d(uint32_t h)
+{
+   return (double)f32(h2f(h));
+}
+
+/* binary16 arithmetic: in binary32, one rounding to binary16 (exact for
+ * min and max). */
+static inline uint32_t hop2(uint32_t op, uint32_t a, uint32_t b)
+{
+   float x = f32(h2f(a)), y = f32(h2f(b));
+   switch (op) {
+   case ISA_OP_HADD: return f2h_rte(u32(x + y));
+   case ISA_OP_HSUB: return f2h_rte(u32(x - y));
+   case ISA_OP_HMUL: return f2h_rte(u32(x * y));
+   case ISA_OP_HDIV: return f2h_rte(u32(x / y));
+   case ISA_OP_HMIN: return f2h_rte(u32(x != x ? y : y != y ? x : fminf(x, y)));
+   case ISA_OP_HMAX: return f2h_rte(u32(x != x ? y : y != y ? x : fmaxf(x, y)));
+   default: return 0;
+   }
+}
+
+static inline uint32_t hfma(uint32_t a, uint32_t b, uint32_t c)
+{
+   return d2h(u64(fma(h2d(a), h2d(b), h2d(c))), ISA_RND_RTE);
+}
+
+static inline uint32_t hcmp(uint32_t mod, uint32_t a, uint32_t b)
+{
+   return fcmp(mod, f32(h2f(a)), f32(h2f(b)));
+}
+
+static inline uint32_t dcmp(uint32_t mod, double a, double b)
+{
+   bool uno = a != a || b != b;
+   switch (mod) {
+   case ISA_FCMP_OEQ: return !uno && a == b;
+   case ISA_FCMP_ONE: return !uno && a != b;
+   case ISA_FCMP_OLT: return !uno && a < b;
+   case ISA_FCMP_OLE: return !uno && a <= b;
+   case ISA_FCMP_OGT: return !uno && a > b;
+   case ISA_FCMP_OGE: return !uno && a >= b;
+   case ISA_FCMP_UEQ: return uno || a == b;
+   case ISA_FCMP_UNE: return uno || a != b;
+   case ISA_FCMP_ULT: return uno || a < b;
+   case ISA_FCMP_ULE: return uno || a <= b;
+   case ISA_FCMP_UGT: return uno || a > b;
+   case ISA_FCMP_UGE: return uno || a >= b;
+   case ISA_FCMP_ORD: return !uno;
+   case ISA_FCMP_UNO: return uno;
+   case ISA_FCMP_ISNAN: return a != a;
+   case ISA_FCMP_ISINF: return isinf(a) != 0;
+   default: return 0;
+   }
+}
+
+/* binary64 to integers: saturating, NaN -> 0 (as F2I). */
+static inline uint32_t d2i_s(double x)
+{
+   if (x != x)
+      return 0;
+   if (x >= 2147483648.0)
+      return (uint32_t)INT32_MAX;
+   if (x <= -2147483648.0)
+      return (uint32_t)INT32_MIN;
+   return (uint32_t)(int32_t)x;
+}
+
+static inline uint32_t d2i_u(double x)
+{
+   if (!(x > -1.0))
+      return 0;   /* NaN and negatives */
+   if (x >= 4294967296.0)
+      return UINT32_MAX;
+   return (uint32_t)x;
+}
+
+static inline uint64_t d2i64_s(double x)
+{
+   if (x != x)
+      return 0;
+   if (x >= 9223372036854775808.0)
+      return (uint64_t)INT64_MAX;
+   if (x <= -9223372036854775808.0)
+      return (uint64_t)INT64_MIN;
+   return (uint64_t)(int64_t)x;
+}
+
+static inline uint64_t d2i64_u(double x)
+{
+   if (!(x > -1.0))
+      return 0;
+   if (x >= 18446744073709551616.0)
+      return UINT64_MAX;
+   return (uint64_t)x;
+}
+
+/* DMIN, DMAX: a NaN operand loses, signalling or quiet (C libraries
+ * differ on signalling ones). */
+static inline double dmin(double a, double b)
+{
+   return a != a ? b : b != b ? a : fmin(a, b);
+}
+
+static inline double dmax(double a, double b)
+{
+   return a != a ? b : b != b ? a : fmax(a, b);
+}
+
+static inline double dsign(double x)
+{
+   return x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : x;
+}
+
+/* IDP4: the exact dot product of the bytes (at most 4 * 2^16 in
+ * magnitude), then c plus it, wrapping or saturating (hw_isa.h). */
+static inline uint32_t idp4(uint32_t mod, uint32_t a, uint32_t b, uint32_t c)
+{
+   uint32_t signs = ISA_DP4_SIGNS(mod);
+   bool sa = signs != ISA_DP4_UU, sb = signs != ISA_DP4_UU && signs != ISA_DP4_SU;
+   int32_t dot = 0;
+   for (uint32_t k = 0; k < 32; k += 8) {
+      uint32_t x = (a >> k) & 0xffu, y = (b >> k) & 0xffu;
+      int32_t xs = sa ? (int32_t)(x ^ 0x80u) - 0x80 : (int32_t)x;
+      int32_t ys = sb ? (int32_t)(y ^ 0x80u) - 0x80 : (int32_t)y;
+      dot += xs * ys;
+   }
+   if (!(mod & ISA_DP4_SAT))
+      return c + (uint32_t)dot;
+   if (signs == ISA_DP4_UU) {   /* dot >= 0 */
+      uint64_t sum = (uint64_t)c + (uint32_t)dot;
+      return sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+   }
+   int64_t sum = (int64_t)(int32_t)c + dot;
+   return sum > INT32_MAX ? (uint32_t)INT32_MAX
+          : sum < INT32_MIN ? (uint32_t)INT32_MIN : (uint32_t)(int32_t)sum;
+}
+
 static inline float fsign(float x)
 {
    return x > 0.0f ? 1.0f : x < 0.0f ? -1.0f : x;
@@ -579,10 +813,17 @@ static enum hw_run_status fault(struct hw_cta *cta, struct hw_warp *wp, uint32_t
 
 /* ---- memory ------------------------------------------------------------------- */
 
+/* The alignment an access of `bytes` per lane needs, as a mask: natural
+ * for bytes and halfwords, dwords for the wider ones. */
+static inline uint32_t align_mask(uint32_t bytes)
+{
+   return bytes < 4 ? bytes - 1 : 3;
+}
+
 /* The host pointer of a global access, or NULL (the caller faults). */
 static inline uint32_t *global_ptr(const struct hw_cta *cta, uint64_t addr, uint32_t bytes)
 {
-   if (addr & 3)
+   if (addr & align_mask(bytes))
       return NULL;
    return hw_mem_check(cta->mem, addr, bytes);
 }
@@ -602,7 +843,8 @@ static inline uint64_t lane_addr64(const struct hw_warp *wp, const struct isa_in
 }
 
 /* One check for a whole warp's global access: when the address operand is a
- * vector register pair, every active lane's address is 4-aligned and all lie
+ * vector register pair, every active lane's address is aligned (as
+ * align_mask says for `bytes`) and all lie
  * in a span of at most SPAN_MAX bytes of live pages, fills addr[] (every
  * lane's address) and returns the host base, so each lane's pointer is
  * base + addr[l]. Otherwise NULL: the caller checks lane by lane, which
@@ -633,7 +875,8 @@ static inline uint8_t *warp_span(const struct hw_cta *cta, const struct hw_warp 
          bits |= a;
       }
    }
-   if ((bits & 3) || mx - mn > SPAN_MAX || !hw_mem_check(cta->mem, mn, mx - mn + bytes))
+   if ((bits & align_mask(bytes)) || mx - mn > SPAN_MAX ||
+       !hw_mem_check(cta->mem, mn, mx - mn + bytes))
       return NULL;
    return cta->mem->base;
 }
@@ -731,7 +974,7 @@ static inline uint8_t *local_ptr(const struct hw_cta *cta, const struct hw_warp 
                                  uint32_t addr, uint32_t bytes, uint32_t l)
 {
    uint64_t size = shared ? cta->params->shared_bytes : cta->params->private_bytes;
-   if ((addr & 3) || (uint64_t)addr + bytes > size)
+   if ((addr & align_mask(bytes)) || (uint64_t)addr + bytes > size)
       return NULL;
    if (shared)
       return cta->shared + addr;
@@ -925,7 +1168,10 @@ static inline uint64_t red_identity64(uint32_t op)
    case ISA_RED_IMIN_S: return (uint64_t)INT64_MAX;
    case ISA_RED_IMIN_U: case ISA_RED_AND: return UINT64_MAX;
    case ISA_RED_IMAX_S: return (uint64_t)INT64_MIN;
-   default: return 0;
+   case ISA_RED_FMUL: return u64(1.0);
+   case ISA_RED_FMIN: return u64(INFINITY);
+   case ISA_RED_FMAX: return u64(-INFINITY);
+   default: return 0;   /* FADD: +0.0, as the 32-bit one */
    }
 }
 
@@ -941,6 +1187,10 @@ static inline uint64_t red_apply64(uint32_t op, uint64_t x, uint64_t y)
    case ISA_RED_AND: return x & y;
    case ISA_RED_OR: return x | y;
    case ISA_RED_XOR: return x ^ y;
+   case ISA_RED_FADD: return u64(f64(x) + f64(y));
+   case ISA_RED_FMUL: return u64(f64(x) * f64(y));
+   case ISA_RED_FMIN: return u64(dmin(f64(x), f64(y)));
+   case ISA_RED_FMAX: return u64(dmax(f64(x), f64(y)));
    default: return x;
    }
 }
@@ -963,6 +1213,54 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
    case ISA_RED_FMAX: return u32(fmaxf(f32(x), f32(y)));
    default: return x;
    }
+}
+
+/* binary16 reductions (ISA_SUBGROUP_F16, float operations only): each step
+ * rounded to binary16. */
+static inline uint32_t red_identity16(uint32_t op)
+{
+   switch (op) {
+   case ISA_RED_FMUL: return 0x3c00u;
+   case ISA_RED_FMIN: return 0x7c00u;
+   case ISA_RED_FMAX: return 0xfc00u;
+   default: return 0;
+   }
+}
+
+static inline uint32_t red_apply16(uint32_t op, uint32_t x, uint32_t y)
+{
+   float a = f32(h2f(x)), b = f32(h2f(y));
+   switch (op) {
+   case ISA_RED_FADD: return f2h_rte(u32(a + b));
+   case ISA_RED_FMUL: return f2h_rte(u32(a * b));
+   case ISA_RED_FMIN: return hop2(ISA_OP_HMIN, x, y);
+   default: return hop2(ISA_OP_HMAX, x, y);
+   }
+}
+
+/* The kinds of REDUCE and SCAN: 32-bit, pairs, binary16. */
+enum red_kind { RED_32, RED_64, RED_16 };
+
+static inline enum red_kind red_kind_of(uint32_t mod)
+{
+   uint32_t op = mod & 0xffu;
+   if (mod & ISA_SUBGROUP_64)
+      return RED_64;
+   return (mod & ISA_SUBGROUP_F16) && op >= ISA_RED_FADD && op <= ISA_RED_FMAX ? RED_16 : RED_32;
+}
+
+static inline uint64_t red_identity_of(enum red_kind k, uint32_t op)
+{
+   return k == RED_64 ? red_identity64(op) : k == RED_16 ? red_identity16(op) : red_identity(op);
+}
+
+static inline uint64_t red_apply_of(enum red_kind k, uint32_t op, uint64_t x, uint64_t y)
+{
+   if (k == RED_64)
+      return red_apply64(op, x, y);
+   if (k == RED_16)
+      return red_apply16(op, (uint32_t)x, (uint32_t)y);
+   return red_apply(op, (uint32_t)x, (uint32_t)y);
 }
 
 /* ---- the interpreter ------------------------------------------------------------- */
@@ -1136,6 +1434,7 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
    X(ISA_FCMP_UGT) X(ISA_FCMP_UGE) X(ISA_FCMP_ORD) X(ISA_FCMP_UNO)
 #define ICMP_CASE(MOD) case MOD: LANES r[l] = icmp(MOD, A[l], B[l]); break;
 #define FCMP_CASE(MOD) case MOD: LANES r[l] = fcmp_u32(MOD, A[l], B[l]); break;
+#define HCMP_CASE(MOD) case MOD: LANES r[l] = hcmp(MOD, A[l], B[l]); break;
 #define CMP_LANES(FN, CASES)                                                    \
    do {                                                                         \
       uint32_t r_[W], *d_ = vreg(wp, IN->dst);                                  \
@@ -1166,6 +1465,7 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
    if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                               \
       if (wp->exec) {                                                           \
          uint64_t a = scalar64(wp, IN, IN->a), b = scalar64(wp, IN, IN->b);     \
+         (void)b;                                                               \
          write_u64(wp, IN->dst, (EXPR));                                        \
       }                                                                         \
       NEXT;                                                                     \
@@ -1183,6 +1483,7 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
       LANES {                                                                   \
          uint64_t a = AL[l] | ((uint64_t)AH[l] << 32);                          \
          uint64_t b = BL[l] | ((uint64_t)BH[l] << 32);                          \
+         (void)b;                                                               \
          uint64_t r = (EXPR);                                                   \
          rl[l] = (uint32_t)r;                                                   \
          rh[l] = (uint32_t)(r >> 32);                                           \
@@ -1205,13 +1506,13 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
       write_pair(wp, IN->dst, rl, rh);                                          \
       NEXT;                                                                     \
    }
-/* 64-bit shifts take a 32-bit count in b. */
-#define SHIFT64(NAME, EXPR)                                                     \
+/* 64-bit operations whose b is 32 bits: shift counts, exponents. */
+#define ALU64_B32(NAME, EXPR)                                                   \
    L_##NAME : {                                                                 \
       if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                            \
          if (wp->exec) {                                                        \
             uint64_t a = scalar64(wp, IN, IN->a);                               \
-            uint32_t b = scalar(wp, IN, IN->b) & 63;                            \
+            uint32_t b = scalar(wp, IN, IN->b);                                 \
             write_u64(wp, IN->dst, (EXPR));                                     \
          }                                                                      \
          NEXT;                                                                  \
@@ -1222,7 +1523,29 @@ static inline uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
       const uint32_t *B = src(wp, IN, IN->b, tb);                               \
       LANES {                                                                   \
          uint64_t a = A[l];                                                     \
-         uint32_t b = B[l] & 63;                                                \
+         uint32_t b = B[l];                                                     \
+         r[l] = (EXPR);                                                         \
+      }                                                                         \
+      write64(wp, IN->dst, r);                                                  \
+      NEXT;                                                                     \
+   }
+/* Three pair sources (DFMA). */
+#define ALU64_3(NAME, EXPR)                                                     \
+   L_##NAME : {                                                                 \
+      if (isa_opnd_kind(IN->dst) == ISA_OPND_UREG) {                            \
+         if (wp->exec) {                                                        \
+            uint64_t a = scalar64(wp, IN, IN->a), b = scalar64(wp, IN, IN->b);  \
+            uint64_t c = scalar64(wp, IN, IN->c);                               \
+            write_u64(wp, IN->dst, (EXPR));                                     \
+         }                                                                      \
+         NEXT;                                                                  \
+      }                                                                         \
+      uint64_t A[W], B[W], C[W], r[W];                                          \
+      src64(wp, IN, IN->a, A);                                                  \
+      src64(wp, IN, IN->b, B);                                                  \
+      src64(wp, IN, IN->c, C);                                                  \
+      LANES {                                                                   \
+         uint64_t a = A[l], b = B[l], c = C[l];                                 \
          r[l] = (EXPR);                                                         \
       }                                                                         \
       write64(wp, IN->dst, r);                                                  \
@@ -1364,8 +1687,19 @@ L_JIT: {
    ALU1(F2I_U, f2i_u(f32(a)))
    ALU1(I2F_S, u32((float)(int32_t)a))
    ALU1(I2F_U, u32((float)a))
-   ALU1(F2H, f2h(a))
+   ALU1(F2H, f2h(a, IN->mod))
    ALU1(H2F, h2f(a))
+
+   ALU2(HADD, hop2(ISA_OP_HADD, a, b))
+   ALU2(HSUB, hop2(ISA_OP_HSUB, a, b))
+   ALU2(HMUL, hop2(ISA_OP_HMUL, a, b))
+   ALU2(HDIV, hop2(ISA_OP_HDIV, a, b))
+   ALU3(HFMA, hfma(a, b, c))
+   ALU1(HSQRT, f2h_rte(u32(sqrtf(f32(h2f(a))))))
+   ALU2(HMIN, hop2(ISA_OP_HMIN, a, b))
+   ALU2(HMAX, hop2(ISA_OP_HMAX, a, b))
+   CMP2(HCMP, hcmp, FCMP_MODS(HCMP_CASE))
+   ALU3(IDP4, idp4(IN->mod, a, b, c))
 
    ALU64_HALVES(IADD64, a + b, al + bl, ah + bh + (lo < al))
    ALU64_HALVES(ISUB64, a - b, al - bl, ah - bh - (al < bl))
@@ -1405,9 +1739,9 @@ L_F2I64_U: {
       write64(wp, IN->dst, r);
       NEXT;
    }
-   SHIFT64(SHL64, a << b)
-   SHIFT64(SHR64_U, a >> b)
-   SHIFT64(SHR64_S, (uint64_t)((int64_t)a >> b))
+   ALU64_B32(SHL64, a << (b & 63))
+   ALU64_B32(SHR64_U, a >> (b & 63))
+   ALU64_B32(SHR64_S, (uint64_t)((int64_t)a >> (b & 63)))
 L_ICMP64: {
       uint64_t A[W], B[W];
       uint32_t r[W];
@@ -1438,6 +1772,72 @@ L_MOV64: {
          rh[l] = AH[l];
       }
       write_pair(wp, IN->dst, rl, rh);
+      NEXT;
+   }
+
+   /* binary64 */
+   ALU64(DADD, u64(f64(a) + f64(b)))
+   ALU64(DSUB, u64(f64(a) - f64(b)))
+   ALU64(DMUL, u64(f64(a) * f64(b)))
+   ALU64_3(DFMA, u64(fma(f64(a), f64(b), f64(c))))
+   ALU64(DDIV, u64(f64(a) / f64(b)))
+   ALU64(DMIN, u64(dmin(f64(a), f64(b))))
+   ALU64(DMAX, u64(dmax(f64(a), f64(b))))
+   ALU64(DNEG, a ^ (UINT64_C(1) << 63))
+   ALU64(DABS, a & ~(UINT64_C(1) << 63))
+   ALU64(DFLOOR, u64(floor(f64(a))))
+   ALU64(DCEIL, u64(ceil(f64(a))))
+   ALU64(DTRUNC, u64(trunc(f64(a))))
+   ALU64(DRINT, u64(nearbyint(f64(a))))
+   ALU64(DROUND, u64(round(f64(a))))
+   ALU64(DFRACT, u64(f64(a) - floor(f64(a))))
+   ALU64(DSQRT, u64(sqrt(f64(a))))
+   ALU64(DRSQ, u64(1.0 / sqrt(f64(a))))
+   ALU64(DSIGN, u64(dsign(f64(a))))
+   ALU64_B32(DLDEXP, u64(ldexp(f64(a), (int32_t)b)))
+   ALU64(D2I64_S, d2i64_s(f64(a)))
+   ALU64(D2I64_U, d2i64_u(f64(a)))
+   ALU64(I642D_S, u64((double)(int64_t)a))
+   ALU64(I642D_U, u64((double)a))
+L_DCMP: {
+      uint64_t A[W], B[W];
+      uint32_t r[W];
+      src64(wp, IN, IN->a, A);
+      src64(wp, IN, IN->b, B);
+      LANES r[l] = dcmp(IN->mod, f64(A[l]), f64(B[l]));
+      write(wp, IN->dst, r);
+      NEXT;
+   }
+   /* Pairs to 32-bit results. */
+L_D2F:
+L_D2H:
+L_D2I_S:
+L_D2I_U: {
+      uint64_t A[W];
+      uint32_t r[W], mode = ISA_RND_MODE(IN->mod);
+      src64(wp, IN, IN->a, A);
+      switch (IN->op) {
+      case ISA_OP_D2F: LANES r[l] = d2f(A[l], mode); break;
+      case ISA_OP_D2H: LANES r[l] = d2h(A[l], mode); break;
+      case ISA_OP_D2I_S: LANES r[l] = d2i_s(f64(A[l])); break;
+      default: LANES r[l] = d2i_u(f64(A[l])); break;
+      }
+      write(wp, IN->dst, r);
+      NEXT;
+   }
+   /* 32-bit sources to pairs. */
+L_F2D:
+L_I2D_S:
+L_I2D_U: {
+      uint32_t ta[W];
+      uint64_t r[W];
+      const uint32_t *A = src(wp, IN, IN->a, ta);
+      switch (IN->op) {
+      case ISA_OP_F2D: LANES r[l] = u64((double)f32(A[l])); break;
+      case ISA_OP_I2D_S: LANES r[l] = u64((double)(int32_t)A[l]); break;
+      default: LANES r[l] = u64((double)A[l]); break;
+      }
+      write64(wp, IN->dst, r);
       NEXT;
    }
 
@@ -1480,6 +1880,8 @@ L_S2R: {
 
    /* ---- memory ---- */
 L_LDG: {
+      if (IN->mod & ISA_MEM_SUB)
+         goto sub_global;
       uint32_t n = ISA_MEM_WIDTH(IN->mod);
       cta->global_bytes += 4u * n * (isa_opnd_kind(IN->dst) == ISA_OPND_UREG   /* counter */
                                      ? !!wp->exec : (uint32_t)__builtin_popcountll(wp->exec));
@@ -1532,6 +1934,8 @@ L_LDG: {
       NEXT;
    }
 L_STG: {
+      if (IN->mod & ISA_MEM_SUB)
+         goto sub_global;
       uint32_t n = ISA_MEM_WIDTH(IN->mod);
       cta->global_bytes += 4u * n * (uint32_t)__builtin_popcountll(wp->exec);   /* counter */
       uint32_t i = isa_opnd_index(IN->b);
@@ -1572,6 +1976,8 @@ L_STG: {
    }
 L_LDS:
 L_LDP: {
+      if (IN->mod & ISA_MEM_SUB)
+         goto sub_local;
       bool shared = IN->op == ISA_OP_LDS;
       uint32_t n = ISA_MEM_WIDTH(IN->mod);
       uint32_t i = isa_opnd_index(IN->dst);
@@ -1614,6 +2020,8 @@ L_LDP: {
    }
 L_STS:
 L_STP: {
+      if (IN->mod & ISA_MEM_SUB)
+         goto sub_local;
       bool shared = IN->op == ISA_OP_STS;
       uint32_t n = ISA_MEM_WIDTH(IN->mod);
       uint32_t i = isa_opnd_index(IN->b);
@@ -1658,6 +2066,82 @@ L_STP: {
             uint32_t v = isa_opnd_kind(IN->b) == ISA_OPND_VREG ? wp->v[(i + k) * W + l]
                                                                 : wp->u[i + k];
             memcpy(p + 4 * k, &v, 4);
+         }
+      }
+      NEXT;
+   }
+   /* Byte and halfword accesses (ISA_MEM_SUB): lane by lane, in lane
+    * order, each of its own size (1 or 2 bytes, naturally aligned); loads
+    * zero-extend, stores write the low bytes only. A global one is checked
+    * once for the warp where warp_span can, else lane by lane. */
+sub_global: {
+      bool load = IN->op == ISA_OP_LDG;
+      uint32_t bytes = ISA_MEM_WIDTH(IN->mod);
+      uint16_t data = load ? IN->dst : IN->b;
+      uint32_t i = isa_opnd_index(data);
+      bool uniform = isa_opnd_kind(data) == ISA_OPND_UREG;
+      uint32_t lanes = load && uniform ? !!wp->exec : (uint32_t)__builtin_popcountll(wp->exec);
+      cta->global_bytes += bytes * lanes;   /* counter */
+      uint64_t addrs[W];
+      uint8_t *base = load && uniform ? NULL : warp_span(cta, wp, IN, bytes, addrs);
+      for (uint64_t m = wp->exec; m; m &= m - 1) {
+         uint32_t l = first_lane(m);
+         uint64_t addr = base ? addrs[l] : lane_addr64(wp, IN, l);
+         uint8_t *p = base ? base + addr : (uint8_t *)global_ptr(cta, addr, bytes);
+         if (!p)
+            FAULT(cta, wp, PC, (int)l, "global %s of %u bytes at 0x%llx: %s",
+                  load ? "load" : "store", bytes, (unsigned long long)addr,
+                  addr & (bytes - 1) ? "misaligned" : "invalid address");
+         if (load) {
+            uint32_t v = bytes == 1
+               ? atomic_load_explicit((atomic_u8 *)p, memory_order_relaxed)
+               : atomic_load_explicit((atomic_u16 *)p, memory_order_relaxed);
+            if (uniform) {
+               wp->u[i] = v;
+               break;   /* one access, at the first active lane's address */
+            }
+            if (isa_opnd_kind(data) == ISA_OPND_VREG)
+               wp->v[i * W + l] = v;
+         } else {
+            uint32_t v = uniform ? wp->u[i] : isa_opnd_kind(data) == ISA_OPND_VREG
+                                                  ? wp->v[i * W + l] : 0;
+            if (bytes == 1)
+               atomic_store_explicit((atomic_u8 *)p, (uint8_t)v, memory_order_relaxed);
+            else
+               atomic_store_explicit((atomic_u16 *)p, (uint16_t)v, memory_order_relaxed);
+         }
+      }
+      NEXT;
+   }
+sub_local: {
+      bool load = IN->op == ISA_OP_LDS || IN->op == ISA_OP_LDP;
+      bool shared = IN->op == ISA_OP_LDS || IN->op == ISA_OP_STS;
+      uint32_t bytes = ISA_MEM_WIDTH(IN->mod);
+      uint16_t data = load ? IN->dst : IN->b;
+      uint32_t i = isa_opnd_index(data);
+      bool uniform = isa_opnd_kind(data) == ISA_OPND_UREG;
+      for (uint64_t m = wp->exec; m; m &= m - 1) {
+         uint32_t l = first_lane(m);
+         uint32_t addr = lane_addr32(wp, IN, l);
+         uint8_t *p = local_ptr(cta, wp, shared, addr, bytes, l);
+         if (!p)
+            FAULT(cta, wp, PC, (int)l, "%s %s of %u bytes at %u: %s",
+                  shared ? "shared" : "private", load ? "load" : "store", bytes, addr,
+                  addr & (bytes - 1) ? "misaligned" : "out of range");
+         if (load) {
+            uint32_t v = bytes == 1 ? *p : (uint32_t)p[0] | (uint32_t)p[1] << 8;
+            if (uniform) {
+               wp->u[i] = v;
+               break;
+            }
+            if (isa_opnd_kind(data) == ISA_OPND_VREG)
+               wp->v[i * W + l] = v;
+         } else {
+            uint32_t v = uniform ? wp->u[i] : isa_opnd_kind(data) == ISA_OPND_VREG
+                                                  ? wp->v[i * W + l] : 0;
+            p[0] = (uint8_t)v;
+            if (bytes == 2)
+               p[1] = (uint8_t)(v >> 8);
          }
       }
       NEXT;
@@ -1966,56 +2450,47 @@ L_SHFL: {
       write(wp, IN->dst, r);
       NEXT;
    }
-L_REDUCE: {
-      if (IN->mod & ISA_SUBGROUP_64) {
-         uint64_t A[W], r[W];
-         src64(wp, IN, IN->a, A);
-         uint32_t op = IN->mod & 0xffu;
-         uint64_t acc = red_identity64(op);
-         for (uint64_t m = wp->exec; m; m &= m - 1)
-            acc = red_apply64(op, acc, A[first_lane(m)]);
-         LANES r[l] = acc;
-         write64(wp, IN->dst, r);
-         NEXT;
-      }
-      uint32_t ta[W], r[W];
-      const uint32_t *A = src(wp, IN, IN->a, ta);
-      uint32_t op = IN->mod & 0xffu, acc = red_identity(op);
-      for (uint64_t m = wp->exec; m; m &= m - 1)
-         acc = red_apply(op, acc, A[first_lane(m)]);
-      LANES r[l] = acc;
-      write(wp, IN->dst, r);
-      NEXT;
-   }
+L_REDUCE:
 L_SCAN: {
-      if (IN->mod & ISA_SUBGROUP_64) {
-         uint64_t A[W], r[W];
+      /* Every kind on 64-bit values (pairs, 32-bit values, binary16 in a
+       * register): each aligned cluster of lanes (the whole warp when
+       * there is none) on its own, its active lanes in lane order. */
+      uint32_t op = IN->mod & 0xffu;
+      enum red_kind kind = red_kind_of(IN->mod);
+      bool scan = IN->op == ISA_OP_SCAN, exclusive = scan && (IN->mod & ISA_SCAN_EXCLUSIVE);
+      uint32_t cluster = isa_subgroup_cluster(IN->mod);
+      if (!cluster || cluster > W)
+         cluster = W;
+      uint64_t A[W], r[W], id = red_identity_of(kind, op);
+      if (kind == RED_64) {
          src64(wp, IN, IN->a, A);
-         uint32_t op = IN->mod & 0xffu;
-         uint64_t acc = red_identity64(op);
-         bool exclusive = IN->mod & ISA_SCAN_EXCLUSIVE;
-         LANES r[l] = acc;
-         for (uint64_t m = wp->exec; m; m &= m - 1) {
+      } else {
+         uint32_t ta[W];
+         const uint32_t *A32 = src(wp, IN, IN->a, ta);
+         LANES A[l] = A32[l];
+      }
+      LANES r[l] = id;
+      uint64_t ones = cluster == 64 ? UINT64_MAX : (UINT64_C(1) << cluster) - 1;
+      for (uint32_t c0 = 0; c0 < W; c0 += cluster) {
+         uint64_t lanes = wp->exec & (ones << c0), acc = id;
+         for (uint64_t m = lanes; m; m &= m - 1) {
             uint32_t l = first_lane(m);
-            uint64_t next = red_apply64(op, acc, A[l]);
+            uint64_t next = red_apply_of(kind, op, acc, A[l]);
             r[l] = exclusive ? acc : next;
             acc = next;
          }
+         if (!scan) {
+            for (uint64_t m = lanes; m; m &= m - 1)
+               r[first_lane(m)] = acc;
+         }
+      }
+      if (kind == RED_64) {
          write64(wp, IN->dst, r);
-         NEXT;
+      } else {
+         uint32_t r32[W];
+         LANES r32[l] = (uint32_t)r[l];
+         write(wp, IN->dst, r32);
       }
-      uint32_t ta[W], r[W];
-      const uint32_t *A = src(wp, IN, IN->a, ta);
-      uint32_t op = IN->mod & 0xffu, acc = red_identity(op);
-      bool exclusive = IN->mod & ISA_SCAN_EXCLUSIVE;
-      LANES r[l] = acc;
-      for (uint64_t m = wp->exec; m; m &= m - 1) {
-         uint32_t l = first_lane(m);
-         uint32_t next = red_apply(op, acc, A[l]);
-         r[l] = exclusive ? acc : next;
-         acc = next;
-      }
-      write(wp, IN->dst, r);
       NEXT;
    }
 L_ELECT: {
@@ -2026,12 +2501,4 @@ L_ELECT: {
       NEXT;
    }
 
-L_DADD:
-L_DMUL:
-L_DFMA:
-L_HADD:
-L_HMUL:
-L_BADD:
-   FAULT(cta, wp, PC, -1, "illegal instruction: %s is a reserved encoding",
-                isa_op_info[IN->op].name);
 }

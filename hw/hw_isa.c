@@ -38,25 +38,53 @@ static const char *const reduce_names[ISA_RED_COUNT] = {
    "iadd", "imul", "imin_s", "imin_u", "imax_s", "imax_u", "and", "or", "xor",
    "fadd", "fmul", "fmin", "fmax"};
 
-/* The named values an opcode's modifier takes, if any. */
-struct mod_names {
+static const char *const round_names[ISA_RND_COUNT] = {"rte", "rtz", "rtp", "rtn"};
+static const char *const dp4_names[ISA_DP4_COUNT] = {"ss", "uu", "su"};
+
+/*
+ * How an opcode's modifier reads as text: a named value in its low bits
+ * (value_mask), single-bit flags, and for REDUCE and SCAN the cluster
+ * field (".clusterN"). Whatever is left prints as ".modN", so any modifier
+ * round-trips.
+ */
+struct mod_syntax {
    const char *const *names;
    uint32_t count;
+   uint32_t value_mask;
+   bool zero_silent;       /* value 0 (the default) prints nothing */
+   uint32_t flag[3];
+   const char *flag_name[3];
+   bool cluster;
 };
 
-static struct mod_names mod_names_of(enum isa_op op)
+static struct mod_syntax syntax_of(enum isa_op op)
 {
-#define N(arr) (struct mod_names){arr, sizeof(arr) / sizeof(arr[0])}
+#define N(arr) .names = arr, .count = sizeof(arr) / sizeof(arr[0]), .value_mask = 0xffu
    switch (op) {
-   case ISA_OP_ICMP: case ISA_OP_ICMP64: return N(icmp_names);
-   case ISA_OP_FCMP: return N(fcmp_names);
-   case ISA_OP_FMATH1: case ISA_OP_FMATH2: return N(fmath_names);
-   case ISA_OP_S2R: return N(sreg_names);
-   case ISA_OP_ATOMG: case ISA_OP_ATOMS: return N(atomic_names);
-   case ISA_OP_VOTE: return N(vote_names);
-   case ISA_OP_SHFL: return N(shfl_names);
-   case ISA_OP_REDUCE: case ISA_OP_SCAN: return N(reduce_names);
-   default: return (struct mod_names){NULL, 0};
+   case ISA_OP_ICMP: case ISA_OP_ICMP64: return (struct mod_syntax){N(icmp_names)};
+   case ISA_OP_FCMP: case ISA_OP_DCMP: case ISA_OP_HCMP: return (struct mod_syntax){N(fcmp_names)};
+   case ISA_OP_FMATH1: case ISA_OP_FMATH2: return (struct mod_syntax){N(fmath_names)};
+   case ISA_OP_S2R: return (struct mod_syntax){N(sreg_names)};
+   case ISA_OP_ATOMG: case ISA_OP_ATOMS:
+      return (struct mod_syntax){N(atomic_names), .flag = {ISA_ATOM_64}, .flag_name = {"64"}};
+   case ISA_OP_CASG: case ISA_OP_CASS:
+      return (struct mod_syntax){.flag = {ISA_ATOM_64}, .flag_name = {"64"}};
+   case ISA_OP_VOTE: return (struct mod_syntax){N(vote_names)};
+   case ISA_OP_SHFL: return (struct mod_syntax){N(shfl_names)};
+   case ISA_OP_REDUCE:
+      return (struct mod_syntax){N(reduce_names), .flag = {ISA_SUBGROUP_64, ISA_SUBGROUP_F16},
+                                 .flag_name = {"64", "f16"}, .cluster = true};
+   case ISA_OP_SCAN:
+      return (struct mod_syntax){N(reduce_names),
+                                 .flag = {ISA_SCAN_EXCLUSIVE, ISA_SUBGROUP_64, ISA_SUBGROUP_F16},
+                                 .flag_name = {"excl", "64", "f16"}, .cluster = true};
+   case ISA_OP_F2H: case ISA_OP_D2F: case ISA_OP_D2H:
+      return (struct mod_syntax){.names = round_names, .count = ISA_RND_COUNT,
+                                 .value_mask = 3u, .zero_silent = true};
+   case ISA_OP_IDP4:
+      return (struct mod_syntax){.names = dp4_names, .count = ISA_DP4_COUNT, .value_mask = 3u,
+                                 .flag = {ISA_DP4_SAT}, .flag_name = {"sat"}};
+   default: return (struct mod_syntax){0};
    }
 #undef N
 }
@@ -73,20 +101,6 @@ static bool is_flow(enum isa_op op)
 
 /* ---- disassembly --------------------------------------------------------------- */
 
-/* The named flag bits of an instruction's modifier (0: none). ISA_ATOM_64
- * and ISA_SCAN_EXCLUSIVE share a bit, so the op decides which it means. */
-static uint32_t op_flag_excl(enum isa_op op)
-{
-   return op == ISA_OP_SCAN ? ISA_SCAN_EXCLUSIVE : 0;
-}
-
-static uint32_t op_flag_64(enum isa_op op)
-{
-   if (op == ISA_OP_ATOMG || op == ISA_OP_ATOMS || op == ISA_OP_CASG || op == ISA_OP_CASS)
-      return ISA_ATOM_64;
-   return op == ISA_OP_REDUCE || op == ISA_OP_SCAN ? ISA_SUBGROUP_64 : 0;
-}
-
 /* The modifier as ".name" suffixes; unnamed values as ".modN". */
 static size_t put_mod(char *buf, size_t size, size_t used, const struct isa_inst *in)
 {
@@ -94,7 +108,10 @@ static size_t put_mod(char *buf, size_t size, size_t used, const struct isa_inst
    uint32_t mod = in->mod;
    if (is_memory(op)) {
       uint32_t w = ISA_MEM_WIDTH(mod);
-      if (w == 1 || w == 2 || w == 4) {
+      if ((mod & ISA_MEM_SUB) && (w == 1 || w == 2)) {
+         used = sg_appendf(buf, size, used, ".b%u", 8 * w);
+         mod &= ~(7u | ISA_MEM_SUB);
+      } else if (!(mod & ISA_MEM_SUB) && (w == 1 || w == 2 || w == 4)) {
          used = sg_appendf(buf, size, used, ".b%u", 32 * w);
          mod &= ~7u;
       }
@@ -103,21 +120,25 @@ static size_t put_mod(char *buf, size_t size, size_t used, const struct isa_inst
          mod &= ~ISA_MEM_UNIFORM_ADDR;
       }
    } else {
-      uint32_t excl = op_flag_excl(op), wide = op_flag_64(op);
-      uint32_t flag_mask = excl | wide;
-      struct mod_names mn = mod_names_of(op);
-      uint32_t value = mod & ~flag_mask & 0xffu;
-      if (mn.names && value < mn.count && (mod & ~flag_mask) == value) {
-         used = sg_appendf(buf, size, used, ".%s", mn.names[value]);
-         mod &= flag_mask;
+      struct mod_syntax sx = syntax_of(op);
+      uint32_t known = sx.value_mask | (sx.cluster ? ISA_SUBGROUP_CLUSTER_MASK : 0);
+      for (int f = 0; f < 3; f++)
+         known |= sx.flag[f];
+      uint32_t value = mod & sx.value_mask;
+      if (sx.names && value < sx.count && !(mod & ~known)) {
+         if (value || !sx.zero_silent)
+            used = sg_appendf(buf, size, used, ".%s", sx.names[value]);
+         mod &= ~sx.value_mask;
       }
-      if (mod & excl) {
-         used = sg_appendf(buf, size, used, ".excl");
-         mod &= ~excl;
+      if (sx.cluster && (mod & ISA_SUBGROUP_CLUSTER_MASK)) {
+         used = sg_appendf(buf, size, used, ".cluster%u", isa_subgroup_cluster(mod));
+         mod &= ~ISA_SUBGROUP_CLUSTER_MASK;
       }
-      if (mod & wide) {
-         used = sg_appendf(buf, size, used, ".64");
-         mod &= ~wide;
+      for (int f = 0; f < 3; f++) {
+         if (sx.flag[f] && (mod & sx.flag[f])) {
+            used = sg_appendf(buf, size, used, ".%s", sx.flag_name[f]);
+            mod &= ~sx.flag[f];
+         }
       }
    }
    if (mod)
@@ -243,22 +264,27 @@ static bool parse_mod_token(enum isa_op op, const char *t, uint16_t *mod)
       return true;
    }
    if (is_memory(op)) {
+      if (strcasecmp(t, "b8") == 0) { *mod |= ISA_MEM_SUB | 1; return true; }
+      if (strcasecmp(t, "b16") == 0) { *mod |= ISA_MEM_SUB | 2; return true; }
       if (strcasecmp(t, "b32") == 0) { *mod |= 1; return true; }
       if (strcasecmp(t, "b64") == 0) { *mod |= 2; return true; }
       if (strcasecmp(t, "b128") == 0) { *mod |= 4; return true; }
       if (strcasecmp(t, "uaddr") == 0) { *mod |= ISA_MEM_UNIFORM_ADDR; return true; }
       return false;
    }
-   if (strcasecmp(t, "excl") == 0 && op_flag_excl(op)) {
-      *mod |= (uint16_t)op_flag_excl(op);
+   struct mod_syntax sx = syntax_of(op);
+   for (int f = 0; f < 3; f++) {
+      if (sx.flag[f] && strcasecmp(t, sx.flag_name[f]) == 0) {
+         *mod |= (uint16_t)sx.flag[f];
+         return true;
+      }
+   }
+   if (sx.cluster && strncasecmp(t, "cluster", 7) == 0 && parse_u32(t + 7, &n) && n &&
+       n <= 64 && !(n & (n - 1))) {
+      *mod |= (uint16_t)((__builtin_ctz(n) + 1u) << ISA_SUBGROUP_CLUSTER_SHIFT);
       return true;
    }
-   if (strcmp(t, "64") == 0 && op_flag_64(op)) {
-      *mod |= (uint16_t)op_flag_64(op);
-      return true;
-   }
-   struct mod_names mn = mod_names_of(op);
-   int i = mn.names ? find_name(mn.names, mn.count, t) : -1;
+   int i = sx.names ? find_name(sx.names, sx.count, t) : -1;
    if (i < 0)
       return false;
    *mod |= (uint16_t)i;
@@ -359,16 +385,21 @@ uint32_t isa_operand_span(enum isa_op op, uint16_t mod, int which)
    if ((op == ISA_OP_REDUCE || op == ISA_OP_SCAN) && (mod & ISA_SUBGROUP_64))
       return which <= 1 ? 2 : 1;
    if (cls == ISA_CLASS_ALU64) {
-      if (op == ISA_OP_ICMP64)
+      switch (op) {
+      /* 32-bit results of pair sources */
+      case ISA_OP_ICMP64: case ISA_OP_I2F64_S: case ISA_OP_I2F64_U: case ISA_OP_DCMP:
+      case ISA_OP_D2F: case ISA_OP_D2H: case ISA_OP_D2I_S: case ISA_OP_D2I_U:
          return which == 0 ? 1 : 2;
-      if (op == ISA_OP_SEXT64 || op == ISA_OP_ZEXT64 || op == ISA_OP_F2I64_S ||
-          op == ISA_OP_F2I64_U)
+      /* pair results of 32-bit sources */
+      case ISA_OP_SEXT64: case ISA_OP_ZEXT64: case ISA_OP_F2I64_S: case ISA_OP_F2I64_U:
+      case ISA_OP_F2D: case ISA_OP_I2D_S: case ISA_OP_I2D_U:
          return which == 0 ? 2 : 1;
-      if (op == ISA_OP_I2F64_S || op == ISA_OP_I2F64_U)
-         return which == 0 ? 1 : 2;
-      if (op == ISA_OP_SHL64 || op == ISA_OP_SHR64_U || op == ISA_OP_SHR64_S)
+      /* a 32-bit b: shift counts, exponents */
+      case ISA_OP_SHL64: case ISA_OP_SHR64_U: case ISA_OP_SHR64_S: case ISA_OP_DLDEXP:
          return which == 2 ? 1 : 2;
-      return 2;
+      default:
+         return 2;
+      }
    }
    if ((op == ISA_OP_LDG || op == ISA_OP_STG || op == ISA_OP_ATOMG || op == ISA_OP_CASG) &&
        which == 1)
@@ -376,9 +407,9 @@ uint32_t isa_operand_span(enum isa_op op, uint16_t mod, int which)
    /* Loads write, stores read, as many registers as the width says. */
    if ((op == ISA_OP_LDG || op == ISA_OP_LDS || op == ISA_OP_LDP || op == ISA_OP_LDR) &&
        which == 0)
-      return ISA_MEM_WIDTH(mod);
+      return isa_mem_dwords(mod);
    if ((op == ISA_OP_STG || op == ISA_OP_STS || op == ISA_OP_STP) && which == 2)
-      return ISA_MEM_WIDTH(mod);
+      return isa_mem_dwords(mod);
    /* 64-bit atomics: result, value and comparand are pairs. */
    if (cls == ISA_CLASS_ATOMIC && (mod & ISA_ATOM_64) && which != 1)
       return 2;
@@ -428,6 +459,13 @@ bool isa_program_validate(const struct isa_program_header *h, uint64_t size, cha
       }
       const uint16_t ops[4] = {in->dst, in->a, in->b, in->c};
       enum isa_class cls = isa_op_info[in->op].cls;
+      uint32_t bytes = ISA_MEM_WIDTH(in->mod);
+      if (cls == ISA_CLASS_MEM && (in->mod & ISA_MEM_SUB) &&
+          (in->op == ISA_OP_LDR || (bytes != 1 && bytes != 2))) {
+         snprintf(err, err_size, "pc %u: a byte or halfword access (.b8, .b16) is 1 or 2 "
+                  "bytes wide, of LDG, STG, LDS, STS, LDP or STP", pc);
+         return false;
+      }
       for (int k = 0; k < 4 && (cls == ISA_CLASS_MEM || cls == ISA_CLASS_ATOMIC); k++) {
          if (isa_opnd_kind(ops[k]) == ISA_OPND_IMM) {
             snprintf(err, err_size, "pc %u: memory instructions take no immediate operand "

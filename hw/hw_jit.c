@@ -945,13 +945,15 @@ struct plan {
 /* LDG, STG, LDS or STS of one dword per lane, vector address (pair) and
  * data register: the block does a full warp's consecutive access itself
  * (as warp_block, warp_local and block_copy in the interpreter), gathers
- * other shared loads, and leaves anything else to the interpreter. */
+ * other shared loads, and leaves anything else to the interpreter: byte
+ * and halfword accesses (ISA_MEM_SUB) among them, like every instruction
+ * this tier does not know (shape_of, NONE). */
 static bool block_access(const struct isa_inst *in)
 {
    bool load = in->op == ISA_OP_LDG || in->op == ISA_OP_LDS;
    bool store = in->op == ISA_OP_STG || in->op == ISA_OP_STS;
    if (!(load || store) || in->mod != 1 || isa_opnd_kind(in->a) != ISA_OPND_VREG)
-      return false;
+      return false;   /* (in->mod == 1: one dword, no ISA_MEM_SUB) */
    return isa_opnd_kind(load ? in->dst : in->b) == ISA_OPND_VREG;
 }
 
@@ -961,8 +963,8 @@ static bool block_access(const struct isa_inst *in)
 static bool scalar_load(const struct isa_inst *in)
 {
    uint32_t n = ISA_MEM_WIDTH(in->mod);
-   if (isa_opnd_kind(in->dst) != ISA_OPND_UREG || n < 1 || n > 4)
-      return false;
+   if (isa_opnd_kind(in->dst) != ISA_OPND_UREG || n < 1 || n > 4 || (in->mod & ISA_MEM_SUB))
+      return false;   /* a byte or halfword load is the interpreter's */
    return in->op == ISA_OP_LDR ||
           (in->op == ISA_OP_LDG && isa_opnd_kind(in->a) == ISA_OPND_UREG);
 }
@@ -3717,8 +3719,19 @@ static void inst_lanes(const struct isa_inst *in, struct lanes *l, uint32_t w)
    for (uint32_t k = 0; k < 3; k++) {
       src[k] = stride_of(l->stride, ops[k]);
       csrc[k] = stride_of(l->cstride, ops[k]);
-      uniform = uniform && (k >= isa_op_info[in->op].sources || src[k] == 0);
+      /* A pair source (a double's low half is often one value in every
+       * lane) is uniform where both halves are. */
+      uint32_t r = isa_opnd_index(ops[k]);
+      bool pair = isa_opnd_kind(ops[k]) == ISA_OPND_VREG &&
+                  isa_operand_span(in->op, in->mod, (int)k + 1) == 2;
+      int64_t high = pair ? (r + 1 < ISA_MAX_VREGS ? l->stride[r + 1] : NO_STRIDE) : 0;
+      uniform = uniform && (k >= isa_op_info[in->op].sources || (src[k] == 0 && high == 0));
    }
+   /* A scan, a clustered reduction and ELECT give the lanes different
+    * values even of uniform sources. */
+   if (in->op == ISA_OP_SCAN || in->op == ISA_OP_ELECT ||
+       (in->op == ISA_OP_REDUCE && isa_subgroup_cluster(in->mod)))
+      uniform = false;
    int64_t lo = uniform ? 0 : result_stride(in, src);
    int64_t clo = uniform ? 0 : result_stride(in, csrc);
    int64_t hi = uniform || in->op == ISA_OP_ZEXT64 ? 0 : NO_STRIDE;

@@ -38,7 +38,10 @@
 #include <stdint.h>
 
 #define ISA_MAGIC 0x55504753u   /* "SGPU" */
-#define ISA_VERSION 2u   /* 2: the mask stack may be 1024 entries deep */
+/* 2: the mask stack may be 1024 entries deep; 3: byte and halfword
+ * accesses, binary64 and binary16 arithmetic, IDP4, clustered and
+ * floating-point 64- and 16-bit reductions (the reserved encodings went) */
+#define ISA_VERSION 3u
 
 #define ISA_MAX_VREGS 256u
 #define ISA_MAX_UREGS 256u
@@ -114,7 +117,7 @@ struct isa_inst {
    /* conversions */                                                            \
    X(F2I_S, ALU, 1) X(F2I_U, ALU, 1)     /* saturating; NaN -> 0 */             \
    X(I2F_S, ALU, 1) X(I2F_U, ALU, 1)                                            \
-   X(F2H, ALU, 1)        /* binary16 of a (round to nearest even) in bits 0-15 */ \
+   X(F2H, ALU, 1)        /* binary16 of a in bits 0-15 (16-31 zero), mod: enum isa_round */ \
    X(H2F, ALU, 1)        /* the binary16 in a's bits 0-15, as a float */        \
    /* 64-bit integer on register pairs: dst, a, b name the low register */      \
    X(IADD64, ALU64, 2) X(ISUB64, ALU64, 2) X(IMUL64, ALU64, 2)                  \
@@ -160,9 +163,43 @@ struct isa_inst {
    X(VOTE, SUBGROUP, 1) X(BALLOT, SUBGROUP, 1) X(BCAST, SUBGROUP, 2)            \
    X(SHFL, SUBGROUP, 2) X(REDUCE, SUBGROUP, 1) X(SCAN, SUBGROUP, 1)             \
    X(ELECT, SUBGROUP, 0)                                                        \
-   /* reserved encodings: f64, 16- and 8-bit arithmetic */                      \
-   X(DADD, RESERVED, 2) X(DMUL, RESERVED, 2) X(DFMA, RESERVED, 3)               \
-   X(HADD, RESERVED, 2) X(HMUL, RESERVED, 2) X(BADD, RESERVED, 2)
+   /* binary64 on register pairs, shaped as the 64-bit integer group: dst,      \
+    * a, b, c name the low register; an immediate operand is sign-extended      \
+    * to 64 bits, as for IADD64 (doubles come from registers). */               \
+   X(DADD, ALU64, 2) X(DSUB, ALU64, 2) X(DMUL, ALU64, 2)                        \
+   X(DFMA, ALU64, 3)     /* a * b + c, rounded once */                          \
+   X(DDIV, ALU64, 2)                                                            \
+   X(DMIN, ALU64, 2) X(DMAX, ALU64, 2)   /* a NaN operand (even signalling) loses */ \
+   X(DNEG, ALU64, 1) X(DABS, ALU64, 1)   /* the sign bit only */                \
+   X(DFLOOR, ALU64, 1) X(DCEIL, ALU64, 1) X(DTRUNC, ALU64, 1)                   \
+   X(DRINT, ALU64, 1)    /* to nearest, ties to even */                         \
+   X(DROUND, ALU64, 1)   /* to nearest, ties away from zero */                  \
+   X(DFRACT, ALU64, 1)   /* a - floor(a) */                                     \
+   X(DSQRT, ALU64, 1) X(DRSQ, ALU64, 1)  /* DRSQ: 1 / sqrt(a) */                \
+   X(DSIGN, ALU64, 1)    /* -1, +-0 or 1; NaN stays NaN */                      \
+   X(DLDEXP, ALU64, 2)   /* a * 2^b, b a 32-bit signed integer */               \
+   X(DCMP, ALU64, 2)     /* dst (32-bit) = a <mod: enum isa_fcmp> b ? 1 : 0 */  \
+   X(F2D, ALU64, 1)      /* 32-bit float a -> pair dst (exact) */               \
+   X(D2F, ALU64, 1)      /* pair a -> float dst, mod: enum isa_round */         \
+   X(D2H, ALU64, 1)      /* pair a -> binary16 (bits 0-15; 16-31 zero), one     \
+                          * rounding, mod: enum isa_round */                    \
+   X(D2I_S, ALU64, 1) X(D2I_U, ALU64, 1)   /* -> 32-bit dst, saturating; NaN -> 0 */ \
+   X(I2D_S, ALU64, 1) X(I2D_U, ALU64, 1)   /* 32-bit a -> pair dst (exact) */   \
+   X(D2I64_S, ALU64, 1) X(D2I64_U, ALU64, 1)   /* saturating; NaN -> 0 */       \
+   X(I642D_S, ALU64, 1) X(I642D_U, ALU64, 1)   /* to nearest, ties to even */   \
+   /* binary16 in bits 0-15 of one register: bits 16-31 of a source are         \
+    * not read, those of the result are zero. Computed in binary32 and          \
+    * rounded once to binary16, to nearest even: correctly rounded for + -      \
+    * * / and sqrt (binary32 carries 2 x 11 + 2 significand bits). */           \
+   X(HADD, ALU, 2) X(HSUB, ALU, 2) X(HMUL, ALU, 2) X(HDIV, ALU, 2)              \
+   X(HFMA, ALU, 3)       /* a * b + c computed in binary64, rounded once */     \
+   X(HSQRT, ALU, 1)                                                             \
+   X(HMIN, ALU, 2) X(HMAX, ALU, 2)   /* a NaN operand loses, as DMIN/DMAX */    \
+   X(HCMP, ALU, 2)       /* dst = a <mod: enum isa_fcmp> b ? 1 : 0 */           \
+   /* packed integer dot product: a and b hold four 8-bit integers each;        \
+    * dst = c + the sum of a.byte[i] * b.byte[i], mod: enum isa_dp4 and         \
+    * ISA_DP4_SAT; c NONE counts as 0 */                                        \
+   X(IDP4, ALU, 3)
 
 enum isa_op {
 #define ISA_ENUM(name, cls, n) ISA_OP_##name,
@@ -171,6 +208,8 @@ enum isa_op {
    ISA_OP_COUNT
 };
 
+/* ISA_CLASS_RESERVED: an encoding kept for later, which programs may not
+ * use (isa_program_validate refuses it); version 3 has none. */
 enum isa_class {
    ISA_CLASS_MISC, ISA_CLASS_ALU, ISA_CLASS_ALU64, ISA_CLASS_SPECIAL, ISA_CLASS_MEM,
    ISA_CLASS_ATOMIC, ISA_CLASS_SYNC, ISA_CLASS_FLOW, ISA_CLASS_SUBGROUP, ISA_CLASS_RESERVED,
@@ -197,6 +236,24 @@ enum isa_fcmp {
    ISA_FCMP_UEQ, ISA_FCMP_UNE, ISA_FCMP_ULT, ISA_FCMP_ULE, ISA_FCMP_UGT, ISA_FCMP_UGE,
    ISA_FCMP_ORD, ISA_FCMP_UNO, ISA_FCMP_ISNAN, ISA_FCMP_ISINF, ISA_FCMP_COUNT
 };
+
+/* Rounding of a conversion to a narrower float (F2H, D2F, D2H), as SPIR-V's
+ * FPRoundingMode numbers them: to nearest even (0, the default), towards
+ * zero, towards +infinity, towards -infinity. Bits above them are
+ * ignored. NaNs stay (quiet) NaNs and infinities infinities; a finite value
+ * past the largest finite one becomes infinity where the mode rounds away
+ * from zero (RTE, RTP above, RTN below), else the largest finite value. */
+enum isa_round { ISA_RND_RTE, ISA_RND_RTZ, ISA_RND_RTP, ISA_RND_RTN, ISA_RND_COUNT };
+#define ISA_RND_MODE(mod) ((mod) & 3u)
+
+/* IDP4's modifier: how the bytes of a and b are read (SU: a signed, b
+ * unsigned), and ISA_DP4_SAT. The four products' sum is exact; without
+ * ISA_DP4_SAT it is added to c modulo 2^32; with it the sum c + dot is
+ * clamped to the 32-bit signed range (SS, SU: c signed) or unsigned one
+ * (UU: c unsigned). The value 3 reads as SS. */
+enum isa_dp4 { ISA_DP4_SS, ISA_DP4_UU, ISA_DP4_SU, ISA_DP4_COUNT };
+#define ISA_DP4_SAT 0x4u
+#define ISA_DP4_SIGNS(mod) ((mod) & 3u)
 
 enum isa_fmath {
    /* one operand */
@@ -226,9 +283,26 @@ enum isa_sreg {
  * The address is operand a plus imm, a byte offset (sign-extended for
  * global addresses); a NONE address operand counts as 0, so a constant
  * shared or private address is imm alone. Memory and atomic instructions
- * take no immediate operands: the one immediate field is the offset. */
+ * take no immediate operands: the one immediate field is the offset.
+ *
+ * With ISA_MEM_SUB the width is in bytes, 1 or 2 (".b8", ".b16"; LDG, STG,
+ * LDS, STS, LDP and STP only, isa_program_validate refuses others): the
+ * access is naturally aligned, a load zero-extends into its one 32-bit
+ * register, a store writes the register's low bytes and nothing else (two
+ * lanes storing neighbouring bytes both land). Checks and faults (address,
+ * alignment, bounds) go by the access's own size. */
 #define ISA_MEM_WIDTH(mod) ((mod) & 7u)
+#define ISA_MEM_SUB 0x8u            /* the width counts bytes (1 or 2) */
 #define ISA_MEM_UNIFORM_ADDR 0x10u  /* the address operand is uniform */
+/* The bytes of one lane's access, and the registers it loads or stores. */
+static inline uint32_t isa_mem_bytes(uint32_t mod)
+{
+   return (mod & ISA_MEM_SUB) ? ISA_MEM_WIDTH(mod) : 4u * ISA_MEM_WIDTH(mod);
+}
+static inline uint32_t isa_mem_dwords(uint32_t mod)
+{
+   return (mod & ISA_MEM_SUB) ? 1u : ISA_MEM_WIDTH(mod);
+}
 
 enum isa_atomic {
    ISA_ATOM_ADD, ISA_ATOM_MIN_S, ISA_ATOM_MIN_U, ISA_ATOM_MAX_S, ISA_ATOM_MAX_U,
@@ -246,8 +320,28 @@ enum isa_reduce {
    ISA_RED_COUNT
 };
 #define ISA_SCAN_EXCLUSIVE 0x100u
-/* REDUCE and SCAN on 64-bit register pairs (integer operations only). */
+/* REDUCE and SCAN on 64-bit register pairs (a and dst name the low
+ * register): the integer operations on 64-bit integers, FADD, FMUL, FMIN
+ * and FMAX on binary64 (FADD's identity +0, as at 32 bits; in FMIN and
+ * FMAX a NaN operand loses, as in DMIN/DMAX). */
 #define ISA_SUBGROUP_64 0x200u
+/* REDUCE and SCAN of FADD, FMUL, FMIN and FMAX on binary16 (bits 0-15 of
+ * one register; bits 16-31 of the result zero), each step rounded to
+ * binary16 (to nearest even; min and max as HMIN/HMAX). The integer
+ * operations ignore it; with ISA_SUBGROUP_64 it is ignored. */
+#define ISA_SUBGROUP_F16 0x400u
+/* Clustered REDUCE and SCAN (".clusterN"): the field holds log2(N) + 1 for
+ * a cluster of N = 1, 2, 4, ... 64 lanes, 0 for none (the whole warp, as
+ * is a cluster of W lanes or more). Each lane's result is over the active
+ * lanes of its own aligned cluster (lanes l & ~(N - 1) to that + N - 1), in
+ * lane order from the identity, as SPIR-V's ClusteredReduce defines. */
+#define ISA_SUBGROUP_CLUSTER_SHIFT 11u
+#define ISA_SUBGROUP_CLUSTER_MASK 0x3800u
+static inline uint32_t isa_subgroup_cluster(uint32_t mod)   /* 0: none */
+{
+   uint32_t f = (mod & ISA_SUBGROUP_CLUSTER_MASK) >> ISA_SUBGROUP_CLUSTER_SHIFT;
+   return f ? 1u << (f - 1) : 0;
+}
 
 /* ---- Programs ---------------------------------------------------------------- */
 

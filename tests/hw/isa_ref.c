@@ -18,10 +18,40 @@ static bool float_source(enum isa_op op, uint32_t mod, int which)
    case ISA_OP_FCEIL: case ISA_OP_FTRUNC: case ISA_OP_FRINT: case ISA_OP_FROUND:
    case ISA_OP_FFRACT: case ISA_OP_FSQRT: case ISA_OP_FRSQ: case ISA_OP_FSIGN:
    case ISA_OP_FMATH1: case ISA_OP_FCMP: case ISA_OP_F2I_S: case ISA_OP_F2I_U:
-   case ISA_OP_F2H: case ISA_OP_F2I64_S: case ISA_OP_F2I64_U:
+   case ISA_OP_F2H: case ISA_OP_F2I64_S: case ISA_OP_F2I64_U: case ISA_OP_F2D:
       return true;
    case ISA_OP_FMATH2:
       return !(mod == ISA_FM_LDEXP && which == 1);
+   default:
+      return false;
+   }
+}
+
+/* A binary64 source (a register pair). */
+static bool double_source(enum isa_op op, int which)
+{
+   switch (op) {
+   case ISA_OP_DADD: case ISA_OP_DSUB: case ISA_OP_DMUL: case ISA_OP_DFMA: case ISA_OP_DDIV:
+   case ISA_OP_DMIN: case ISA_OP_DMAX: case ISA_OP_DNEG: case ISA_OP_DABS: case ISA_OP_DFLOOR:
+   case ISA_OP_DCEIL: case ISA_OP_DTRUNC: case ISA_OP_DRINT: case ISA_OP_DROUND:
+   case ISA_OP_DFRACT: case ISA_OP_DSQRT: case ISA_OP_DRSQ: case ISA_OP_DSIGN: case ISA_OP_DCMP:
+   case ISA_OP_D2F: case ISA_OP_D2H: case ISA_OP_D2I_S: case ISA_OP_D2I_U:
+   case ISA_OP_D2I64_S: case ISA_OP_D2I64_U:
+      return true;
+   case ISA_OP_DLDEXP:
+      return which == 0;
+   default:
+      return false;
+   }
+}
+
+/* A binary16 source (bits 0-15 of a register). */
+static bool half_source(enum isa_op op)
+{
+   switch (op) {
+   case ISA_OP_HADD: case ISA_OP_HSUB: case ISA_OP_HMUL: case ISA_OP_HDIV: case ISA_OP_HFMA:
+   case ISA_OP_HSQRT: case ISA_OP_HMIN: case ISA_OP_HMAX: case ISA_OP_HCMP: case ISA_OP_H2F:
+      return true;
    default:
       return false;
    }
@@ -33,8 +63,54 @@ static bool float_result(enum isa_op op)
    case ISA_OP_FADD: case ISA_OP_FSUB: case ISA_OP_FMUL: case ISA_OP_FFMA: case ISA_OP_FDIV:
    case ISA_OP_FMIN: case ISA_OP_FMAX: case ISA_OP_FFLOOR: case ISA_OP_FCEIL:
    case ISA_OP_FTRUNC: case ISA_OP_FRINT: case ISA_OP_FROUND: case ISA_OP_FFRACT:
-   case ISA_OP_FSQRT: case ISA_OP_FRSQ: case ISA_OP_FSIGN: case ISA_OP_H2F:
+   case ISA_OP_FSQRT: case ISA_OP_FRSQ: case ISA_OP_FSIGN: case ISA_OP_H2F: case ISA_OP_D2F:
       return true;
+   default:
+      return false;
+   }
+}
+
+static bool double_result(enum isa_op op)
+{
+   switch (op) {
+   case ISA_OP_DADD: case ISA_OP_DSUB: case ISA_OP_DMUL: case ISA_OP_DFMA: case ISA_OP_DDIV:
+   case ISA_OP_DMIN: case ISA_OP_DMAX: case ISA_OP_DNEG: case ISA_OP_DABS: case ISA_OP_DFLOOR:
+   case ISA_OP_DCEIL: case ISA_OP_DTRUNC: case ISA_OP_DRINT: case ISA_OP_DROUND:
+   case ISA_OP_DFRACT: case ISA_OP_DSQRT: case ISA_OP_DRSQ: case ISA_OP_DSIGN:
+   case ISA_OP_DLDEXP: case ISA_OP_F2D: case ISA_OP_I2D_S: case ISA_OP_I2D_U:
+   case ISA_OP_I642D_S: case ISA_OP_I642D_U:
+      return true;
+   default:
+      return false;
+   }
+}
+
+static bool half_result(enum isa_op op)
+{
+   switch (op) {
+   case ISA_OP_HADD: case ISA_OP_HSUB: case ISA_OP_HMUL: case ISA_OP_HDIV: case ISA_OP_HFMA:
+   case ISA_OP_HSQRT: case ISA_OP_HMIN: case ISA_OP_HMAX: case ISA_OP_F2H: case ISA_OP_D2H:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* Which operands of an ALU64 instruction are 32-bit registers rather than
+ * pairs (which: 0 dst, 1..3 a..c), written out here from hw_isa.h's
+ * comments rather than taken from isa_operand_span, which the table
+ * checks. */
+static bool alu64_narrow(enum isa_op op, int which)
+{
+   switch (op) {
+   case ISA_OP_SEXT64: case ISA_OP_ZEXT64: case ISA_OP_F2I64_S: case ISA_OP_F2I64_U:
+   case ISA_OP_F2D: case ISA_OP_I2D_S: case ISA_OP_I2D_U:
+      return which == 1;
+   case ISA_OP_SHL64: case ISA_OP_SHR64_U: case ISA_OP_SHR64_S: case ISA_OP_DLDEXP:
+      return which == 2;
+   case ISA_OP_ICMP64: case ISA_OP_I2F64_S: case ISA_OP_I2F64_U: case ISA_OP_DCMP:
+   case ISA_OP_D2F: case ISA_OP_D2H: case ISA_OP_D2I_S: case ISA_OP_D2I_U:
+      return which == 0;
    default:
       return false;
    }
@@ -56,17 +132,22 @@ static void add_case(struct isa_case *out, uint32_t *n, uint32_t cap, enum isa_o
    isa_disassemble(&in, text, sizeof(text));
    snprintf(k->mnemonic, sizeof(k->mnemonic), "%.31s", text);
    if (isa_op_info[op].cls == ISA_CLASS_ALU64) {
-      /* Pairs, except: 32-bit sources of SEXT64/ZEXT64/F2I64 and of the
-       * shift counts; 32-bit results of ICMP64 and I2F64. */
-      k->src64[0] = op != ISA_OP_SEXT64 && op != ISA_OP_ZEXT64 && op != ISA_OP_F2I64_S &&
-                    op != ISA_OP_F2I64_U;
-      k->src64[1] = k->nsrc >= 2 && op != ISA_OP_SHL64 && op != ISA_OP_SHR64_U &&
-                    op != ISA_OP_SHR64_S;
-      k->dst64 = op != ISA_OP_ICMP64 && op != ISA_OP_I2F64_S && op != ISA_OP_I2F64_U;
+      /* Pairs, except for the 32-bit operands alu64_narrow names. */
+      for (int s = 0; s < k->nsrc; s++)
+         k->src64[s] = !alu64_narrow(op, s + 1);
+      k->dst64 = !alu64_narrow(op, 0);
+   }
+   /* The table's shapes are isa_operand_span's. */
+   for (int w = 0; w < 4; w++) {
+      bool wide = w == 0 ? k->dst64 : w <= k->nsrc && k->src64[w - 1];
+      HWT_CHECK(w > k->nsrc || isa_operand_span(op, (uint16_t)mod, w) == (wide ? 2u : 1u),
+                "%s: operand %d spans %u registers, expected %u", k->mnemonic, w,
+                isa_operand_span(op, (uint16_t)mod, w), wide ? 2u : 1u);
    }
    k->cmp = (op == ISA_OP_FMATH1 || op == ISA_OP_FMATH2) ? REF_FMATH
-            : op == ISA_OP_F2H                           ? REF_HALF
+            : half_result(op)                            ? REF_HALF
             : float_result(op)                           ? REF_FLOAT
+            : double_result(op)                          ? REF_DOUBLE
                                                          : REF_EXACT;
 }
 
@@ -80,9 +161,18 @@ uint32_t isa_cases(struct isa_case *out, uint32_t cap)
       uint32_t mods = 1;
       if (op == ISA_OP_ICMP || op == ISA_OP_ICMP64)
          mods = ISA_ICMP_COUNT;
-      else if (op == ISA_OP_FCMP)
+      else if (op == ISA_OP_FCMP || op == ISA_OP_DCMP || op == ISA_OP_HCMP)
          mods = ISA_FCMP_COUNT;
+      else if (op == ISA_OP_F2H || op == ISA_OP_D2F || op == ISA_OP_D2H)
+         mods = ISA_RND_COUNT;
       for (uint32_t m = 0; m < mods; m++) {
+         if (op == ISA_OP_IDP4) {   /* every signedness, wrapping and saturating */
+            for (uint32_t sg = 0; sg < ISA_DP4_COUNT; sg++) {
+               add_case(out, &n, cap, (enum isa_op)op, sg);
+               add_case(out, &n, cap, (enum isa_op)op, sg | ISA_DP4_SAT);
+            }
+            break;
+         }
          if (op == ISA_OP_FMATH1) {
             for (uint32_t f = 0; f < ISA_FM_ATAN2; f++)
                add_case(out, &n, cap, (enum isa_op)op, f);
@@ -112,26 +202,61 @@ uint32_t isa_cases(struct isa_case *out, uint32_t cap)
 static float F(uint32_t x) { return eut_f(x); }
 static uint32_t U(float f) { return eut_u(f); }
 
-/* binary16 by arithmetic, not by _Float16 (which clang 14 lacks on x86-64):
- * scaling by a power of two is exact, so rint (round to nearest even, the
- * default mode) rounds the significand to its 11 bits exactly once. */
-static uint32_t ref_f2h(float f)
+/*
+ * x rounded by mode (enum isa_round) to a binary format of p fraction bits
+ * and exponents emin..emax, as a double (which holds the result exactly),
+ * by arithmetic, not by _Float16 (which clang 14 lacks on x86-64) nor the
+ * host's rounding modes: scaling by a power of two is exact, so rint
+ * (round to nearest even, the default mode), trunc or ceil round the
+ * significand to its p + 1 bits exactly once. Past the largest finite
+ * value: infinity where the mode rounds away from zero, else that value.
+ */
+static double ref_round(double x, uint32_t mode, int p, int emin, int emax)
 {
-   uint32_t sign = signbit(f) ? 0x8000u : 0;
-   double x = fabs((double)f);
-   if (isnan(f))
+   if (isnan(x) || isinf(x) || x == 0)
+      return x;
+   bool neg = signbit(x) != 0;
+   bool away = mode == ISA_RND_RTE || (mode == ISA_RND_RTP && !neg) ||
+               (mode == ISA_RND_RTN && neg);
+   double mag = fabs(x), max = ldexp(2.0 - ldexp(1.0, -p), emax);
+   int e = ilogb(mag);
+   int q = (e < emin ? emin : e) - p;   /* the exponent of the last place */
+   double scaled = ldexp(mag, -q), r;
+   if (mode == ISA_RND_RTE)
+      r = rint(scaled);
+   else if ((mode == ISA_RND_RTP && !neg) || (mode == ISA_RND_RTN && neg))
+      r = ceil(scaled);   /* the magnitude grows */
+   else
+      r = trunc(scaled);
+   double v = ldexp(r, q);
+   if (e > emax || v > max)
+      v = away ? INFINITY : max;
+   return neg ? -v : v;
+}
+
+/* The binary16 bits of a double that is one (or an infinity, a NaN). */
+static uint32_t ref_half_bits(double v)
+{
+   uint32_t sign = signbit(v) ? 0x8000u : 0;
+   double mag = fabs(v);
+   if (isnan(v))
       return sign | 0x7e00u;
-   if (x >= 65520.0)   /* halfway past 65504 and up: rounds to infinity */
+   if (isinf(v))
       return sign | 0x7c00u;
-   if (x < 0x1p-14)    /* subnormal (a result of 0x400 is the least normal) */
-      return sign | (uint32_t)rint(x * 0x1p24);
-   int ex;
-   frexp(x, &ex);      /* x = m * 2^ex, m in [0.5, 1): the exponent is ex - 1 */
-   int e = ex - 1;
-   uint32_t m = (uint32_t)rint(ldexp(x, 10 - e));   /* in [1024, 2048] */
-   if (m == 2048u)
-      m = 1024u, e++;
-   return e > 15 ? sign | 0x7c00u : sign | (uint32_t)(e + 15) << 10 | (m - 1024u);
+   if (mag < 0x1p-14)   /* subnormal or zero */
+      return sign | (uint32_t)(mag * 0x1p24);
+   int e = ilogb(mag);
+   return sign | (uint32_t)(e + 15) << 10 | ((uint32_t)ldexp(mag, 10 - e) - 1024u);
+}
+
+static uint32_t ref_d2h(double x, uint32_t mode)
+{
+   return ref_half_bits(ref_round(x, mode & 3, 10, -14, 15));
+}
+
+static float ref_d2f(double x, uint32_t mode)
+{
+   return (float)ref_round(x, mode & 3, 23, -126, 127);
 }
 
 static float ref_h2f(uint16_t h)
@@ -143,6 +268,25 @@ static float ref_h2f(uint16_t h)
    if (e == 0)
       return (float)(sign * ldexp(m, -24));
    return (float)(sign * ldexp(1024 + m, (int)e - 25));
+}
+
+static double ref_h2d(uint32_t h)
+{
+   return (double)ref_h2f((uint16_t)h);
+}
+
+static double D(uint64_t x)
+{
+   double d;
+   memcpy(&d, &x, 8);
+   return d;
+}
+
+static uint64_t DU(double d)
+{
+   uint64_t x;
+   memcpy(&x, &d, 8);
+   return x;
 }
 
 static uint32_t bit(uint64_t x, uint32_t i) { return (uint32_t)(x >> i) & 1u; }
@@ -297,7 +441,7 @@ static uint32_t ref_icmp(uint32_t mod, uint64_t a, uint64_t b, bool wide)
    }
 }
 
-static uint32_t ref_fcmp(uint32_t mod, float a, float b)
+static uint32_t ref_fcmp(uint32_t mod, double a, double b)
 {
    bool uno = isnan(a) || isnan(b);
    switch (mod) {
@@ -371,6 +515,66 @@ static uint32_t ref_f2i_u(float x)
    return (uint32_t)truncf(x) ;
 }
 
+/* Saturating binary64 -> integers, NaN -> 0, by cases. */
+static uint64_t ref_d2i(double x, bool sign, int bits)
+{
+   double lo = sign ? -ldexp(1.0, bits - 1) : 0.0, hi = ldexp(1.0, bits - (sign ? 1 : 0));
+   uint64_t max = sign ? (UINT64_MAX >> (65 - bits)) : (UINT64_MAX >> (64 - bits));
+   uint64_t min = sign ? (uint64_t)0 - (UINT64_C(1) << (bits - 1)) : 0;
+   if (isnan(x))
+      return 0;
+   if (x >= hi)
+      return max;
+   x = trunc(x);
+   if (x <= lo)
+      return bits == 32 ? (uint32_t)min : min;
+   uint64_t r = sign ? (uint64_t)(int64_t)x : (uint64_t)x;
+   return bits == 32 ? (uint32_t)r : r;
+}
+
+/* IDP4 by a loop over the bytes, in 64-bit arithmetic. */
+static uint32_t ref_idp4(uint32_t mod, uint32_t a, uint32_t b, uint32_t c)
+{
+   uint32_t signs = mod & 3;
+   bool sa = signs != ISA_DP4_UU, sb = signs == ISA_DP4_SS || signs == 3;
+   int64_t dot = 0;
+   for (int i = 0; i < 4; i++) {
+      int64_t x = (a >> (8 * i)) & 255, y = (b >> (8 * i)) & 255;
+      if (sa && x >= 128)
+         x -= 256;
+      if (sb && y >= 128)
+         y -= 256;
+      dot += x * y;
+   }
+   if (!(mod & ISA_DP4_SAT))
+      return (uint32_t)((uint64_t)c + (uint64_t)dot);
+   int64_t sum = signs == ISA_DP4_UU ? (int64_t)c + dot : (int64_t)(int32_t)c + dot;
+   int64_t lo = signs == ISA_DP4_UU ? 0 : INT32_MIN, hi = signs == ISA_DP4_UU ? UINT32_MAX
+                                                                              : INT32_MAX;
+   return (uint32_t)(sum < lo ? lo : sum > hi ? hi : sum);
+}
+
+/* DMIN/DMAX and HMIN/HMAX: a NaN operand, signalling or quiet, loses. */
+static double ref_nminmax(double a, double b, bool max)
+{
+   if (isnan(a))
+      return b;
+   if (isnan(b))
+      return a;
+   return (max ? a > b : a < b) ? a : b;
+}
+
+static double ref_dsign(double x)
+{
+   if (isnan(x))
+      return x;
+   if (x > 0)
+      return 1.0;
+   if (x < 0)
+      return -1.0;
+   return x;
+}
+
 static float ref_fsign(float x)
 {
    if (isnan(x))
@@ -400,6 +604,13 @@ bool isa_ref_known(enum isa_op op)
    KNOWN(IREM64_S) KNOWN(IREM64_U) KNOWN(IMOD64_S) KNOWN(IMIN64_S) KNOWN(IMIN64_U)
    KNOWN(IMAX64_S) KNOWN(IMAX64_U) KNOWN(IMULHI64_S) KNOWN(IMULHI64_U) KNOWN(I2F64_S)
    KNOWN(I2F64_U) KNOWN(F2I64_S) KNOWN(F2I64_U)
+   KNOWN(DADD) KNOWN(DSUB) KNOWN(DMUL) KNOWN(DFMA) KNOWN(DDIV) KNOWN(DMIN) KNOWN(DMAX)
+   KNOWN(DNEG) KNOWN(DABS) KNOWN(DFLOOR) KNOWN(DCEIL) KNOWN(DTRUNC) KNOWN(DRINT)
+   KNOWN(DROUND) KNOWN(DFRACT) KNOWN(DSQRT) KNOWN(DRSQ) KNOWN(DSIGN) KNOWN(DLDEXP)
+   KNOWN(DCMP) KNOWN(F2D) KNOWN(D2F) KNOWN(D2H) KNOWN(D2I_S) KNOWN(D2I_U) KNOWN(I2D_S)
+   KNOWN(I2D_U) KNOWN(D2I64_S) KNOWN(D2I64_U) KNOWN(I642D_S) KNOWN(I642D_U)
+   KNOWN(HADD) KNOWN(HSUB) KNOWN(HMUL) KNOWN(HDIV) KNOWN(HFMA) KNOWN(HSQRT) KNOWN(HMIN)
+   KNOWN(HMAX) KNOWN(HCMP) KNOWN(IDP4)
 #undef KNOWN
       return true;
    default:
@@ -496,7 +707,7 @@ uint64_t isa_ref(const struct isa_case *k, uint64_t A, uint64_t B, uint64_t C)
    case ISA_OP_F2I_U: return ref_f2i_u(fa);
    case ISA_OP_I2F_S: return U((float)sa);
    case ISA_OP_I2F_U: return U((float)a);
-   case ISA_OP_F2H: return ref_f2h(fa);
+   case ISA_OP_F2H: return ref_d2h((double)fa, k->mod);
    case ISA_OP_H2F: return U(ref_h2f((uint16_t)a));
    case ISA_OP_IADD64: return A + B;
    case ISA_OP_ISUB64: return A - B;
@@ -528,6 +739,51 @@ uint64_t isa_ref(const struct isa_case *k, uint64_t A, uint64_t B, uint64_t C)
    case ISA_OP_I2F64_U: return U((float)A);
    case ISA_OP_F2I64_S: return ref_f2i64_s(fa);
    case ISA_OP_F2I64_U: return ref_f2i64_u(fa);
+   /* binary64: C double arithmetic */
+   case ISA_OP_DADD: return DU(D(A) + D(B));
+   case ISA_OP_DSUB: return DU(D(A) - D(B));
+   case ISA_OP_DMUL: return DU(D(A) * D(B));
+   case ISA_OP_DFMA: return DU(fma(D(A), D(B), D(C)));
+   case ISA_OP_DDIV: return DU(D(A) / D(B));
+   case ISA_OP_DMIN: return DU(ref_nminmax(D(A), D(B), false));
+   case ISA_OP_DMAX: return DU(ref_nminmax(D(A), D(B), true));
+   case ISA_OP_DNEG: return A ^ 0x8000000000000000ull;
+   case ISA_OP_DABS: return A & 0x7fffffffffffffffull;
+   case ISA_OP_DFLOOR: return DU(floor(D(A)));
+   case ISA_OP_DCEIL: return DU(ceil(D(A)));
+   case ISA_OP_DTRUNC: return DU(trunc(D(A)));
+   case ISA_OP_DRINT: return DU(rint(D(A)));
+   case ISA_OP_DROUND: return DU(round(D(A)));
+   case ISA_OP_DFRACT: return DU(D(A) - floor(D(A)));
+   case ISA_OP_DSQRT: return DU(sqrt(D(A)));
+   case ISA_OP_DRSQ: return DU(1.0 / sqrt(D(A)));
+   case ISA_OP_DSIGN: return DU(ref_dsign(D(A)));
+   case ISA_OP_DLDEXP: return DU(ldexp(D(A), sb));
+   case ISA_OP_DCMP: return ref_fcmp(k->mod, D(A), D(B));
+   case ISA_OP_F2D: return DU((double)fa);
+   case ISA_OP_D2F: return U(ref_d2f(D(A), k->mod));
+   case ISA_OP_D2H: return ref_d2h(D(A), k->mod);
+   case ISA_OP_D2I_S: return ref_d2i(D(A), true, 32);
+   case ISA_OP_D2I_U: return ref_d2i(D(A), false, 32);
+   case ISA_OP_I2D_S: return DU((double)sa);
+   case ISA_OP_I2D_U: return DU((double)a);
+   case ISA_OP_D2I64_S: return ref_d2i(D(A), true, 64);
+   case ISA_OP_D2I64_U: return ref_d2i(D(A), false, 64);
+   /* one rounding: the long double holds any 64-bit integer exactly */
+   case ISA_OP_I642D_S: return DU((double)(long double)(int64_t)A);
+   case ISA_OP_I642D_U: return DU((double)(long double)A);
+   /* binary16: the exact (or, for / and sqrt, innocuously rounded) double
+    * result, rounded once to binary16 */
+   case ISA_OP_HADD: return ref_d2h(ref_h2d(a) + ref_h2d(b), ISA_RND_RTE);
+   case ISA_OP_HSUB: return ref_d2h(ref_h2d(a) - ref_h2d(b), ISA_RND_RTE);
+   case ISA_OP_HMUL: return ref_d2h(ref_h2d(a) * ref_h2d(b), ISA_RND_RTE);
+   case ISA_OP_HDIV: return ref_d2h(ref_h2d(a) / ref_h2d(b), ISA_RND_RTE);
+   case ISA_OP_HFMA: return ref_d2h(fma(ref_h2d(a), ref_h2d(b), ref_h2d(c)), ISA_RND_RTE);
+   case ISA_OP_HSQRT: return ref_d2h(sqrt(ref_h2d(a)), ISA_RND_RTE);
+   case ISA_OP_HMIN: return ref_d2h(ref_nminmax(ref_h2d(a), ref_h2d(b), false), ISA_RND_RTE);
+   case ISA_OP_HMAX: return ref_d2h(ref_nminmax(ref_h2d(a), ref_h2d(b), true), ISA_RND_RTE);
+   case ISA_OP_HCMP: return ref_fcmp(k->mod, ref_h2d(a), ref_h2d(b));
+   case ISA_OP_IDP4: return ref_idp4(k->mod, a, b, c);
    default:
       (void)fc;
       HWT_REQUIRE(false, "no reference for %s", k->mnemonic);
@@ -555,20 +811,36 @@ static bool half_nan(uint32_t h)
    return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu);
 }
 
+static bool min_max(enum isa_op op)
+{
+   return op == ISA_OP_FMIN || op == ISA_OP_FMAX || op == ISA_OP_DMIN || op == ISA_OP_DMAX ||
+          op == ISA_OP_HMIN || op == ISA_OP_HMAX;
+}
+
 bool isa_ref_match(const struct isa_case *k, uint64_t got, uint64_t want)
 {
+   /* fmin/fmax may return either zero for (-0, +0) (C11 F.10.9.2 only
+    * hopes for -0 / +0), and the interpreter's instances differ by warp
+    * width there: so do the half and double forms. */
+   if (k->cmp == REF_DOUBLE) {
+      if (isnan(D(want)))
+         return isnan(D(got));
+      if (min_max(k->op) && D(want) == 0.0)
+         return D(got) == 0.0;
+      return got == want;
+   }
    if (k->cmp == REF_EXACT || k->dst64)
       return got == want;
-   if (k->cmp == REF_HALF)
+   if (k->cmp == REF_HALF) {
+      if (min_max(k->op) && ((uint32_t)want & 0x7fffu) == 0)
+         return ((uint32_t)got & 0xffff7fffu) == 0;
       return half_nan((uint32_t)want) ? (uint32_t)got <= 0xffffu && half_nan((uint32_t)got)
                                       : (uint32_t)got == (uint32_t)want;
+   }
    float g = F((uint32_t)got), w = F((uint32_t)want);
    if (isnan(w))
       return isnan(g);
-   /* fminf/fmaxf may return either zero for (-0, +0) (C11 F.10.9.2 only
-    * hopes for -0 / +0), and the interpreter's instances differ by warp
-    * width there. */
-   if ((k->op == ISA_OP_FMIN || k->op == ISA_OP_FMAX) && w == 0.0f)
+   if (min_max(k->op) && w == 0.0f)
       return g == 0.0f;
    if (k->cmp == REF_FLOAT || is_special(w))
       return (uint32_t)got == (uint32_t)want;
@@ -688,6 +960,39 @@ static uint32_t typical_float(uint64_t *rng)
    }
 }
 
+static uint64_t typical_double(uint64_t *rng)
+{
+   static const double special[] = {0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 0.5, INFINITY, -INFINITY,
+                                    NAN, 0x1p-1074, DBL_MAX};
+   uint64_t r = eut_rand(rng);
+   switch (r % 10) {
+   case 0: case 1: case 2: return DU(uniform(rng, -1000, 1000));
+   case 3: return DU((double)((int)(r >> 32) % 41 - 20));
+   case 4: return DU((double)((int)(r >> 32) % 41 - 20) + 0.5);
+   case 5: return DU(uniform(rng, -0.01, 0.01));
+   case 6: return DU(log_uniform(rng, 1e-300, 1e300) * ((r >> 63) ? -1.0 : 1.0));
+   case 7: return DU(special[(r >> 32) % (sizeof(special) / sizeof(special[0]))]);
+   case 8: return eut_rand(rng);   /* any bits: denormals, NaNs with payloads */
+   default: return DU(uniform(rng, -3, 3));
+   }
+}
+
+/* A binary16 in bits 0-15, bits 16-31 garbage. */
+static uint32_t typical_half(uint64_t *rng)
+{
+   static const uint32_t special[] = {0x0000, 0x8000, 0x3c00, 0xbc00, 0x7c00, 0xfc00, 0x7e00,
+                                      0x7bff, 0x0001, 0x0400, 0x3800, 0x4100};
+   uint64_t r = eut_rand(rng);
+   uint32_t garbage = (uint32_t)(r >> 40) << 16;
+   switch (r % 8) {
+   case 0: case 1: case 2:   /* finite: any exponent but 31 */
+      return garbage | ((uint32_t)(r >> 8) & 0x83ffu) | (uint32_t)((r >> 20) % 31) << 10;
+   case 3: return garbage | special[(r >> 24) % (sizeof(special) / sizeof(special[0]))];
+   case 4: return garbage | ((uint32_t)(r >> 8) & 0xffffu);
+   default: return garbage | ref_d2h(uniform(rng, -8, 8), ISA_RND_RTE);
+   }
+}
+
 static uint32_t fmath_input(uint32_t mod, int which, uint64_t *rng)
 {
    const double pi = 3.14159265358979;
@@ -756,9 +1061,39 @@ uint64_t isa_gen_typical(const struct isa_case *k, int which, uint64_t *rng)
       }
    case ISA_OP_H2F:   /* bits 16-31 are not part of the operand */
       return (uint32_t)(r >> 16);
+   case ISA_OP_DLDEXP:
+      if (which == 1)
+         return (uint32_t)(r % 2 ? (int32_t)(r % 121) - 60 : (int32_t)(r % 4201) - 2100);
+      break;
+   case ISA_OP_D2I_S: case ISA_OP_D2I_U:
+      return DU(r % 2 ? uniform(rng, -3e9, 5e9) : uniform(rng, -100, 100));
+   case ISA_OP_D2I64_S: case ISA_OP_D2I64_U:
+      return DU(r % 2 ? uniform(rng, -2e19, 4e19) : uniform(rng, -1e6, 1e6));
+   case ISA_OP_D2F:   /* the binary32 range: normals, subnormals, overflow */
+      switch (r % 4) {
+      case 0: return DU(uniform(rng, -4e38, 4e38));
+      case 1: return DU(log_uniform(rng, 1e-47, 1e-36) * ((r >> 63) ? -1.0 : 1.0));
+      case 2: return DU(uniform(rng, -2, 2));
+      default: return typical_double(rng);
+      }
+   case ISA_OP_D2H:   /* the binary16 range */
+      switch (r % 4) {
+      case 0: return DU(uniform(rng, -70000, 70000));
+      case 1: return DU(log_uniform(rng, 1e-9, 1e-3) * ((r >> 63) ? -1.0 : 1.0));
+      case 2: return DU(uniform(rng, -2, 2));
+      default: return typical_double(rng);
+      }
+   case ISA_OP_I642D_S: case ISA_OP_I642D_U:
+      return typical_int64(rng);
+   case ISA_OP_HSQRT:   /* mostly in its domain */
+      return typical_half(rng) & (r % 4 ? 0xffff7fffu : 0xffffffffu);
    default:
       break;
    }
+   if (double_source(k->op, which))
+      return typical_double(rng);
+   if (half_source(k->op))
+      return typical_half(rng);
    if (float_source(k->op, k->mod, which))
       return typical_float(rng);
    if (k->src64[which])
@@ -818,6 +1153,55 @@ static const uint64_t edge_h2f[] = {
    0x7c01, 0xfe00, 0x3c00, 0xbc00, 0x3555, 0xffff3c00, 0x12340001, 0xdead7c00, 0x80008000,
 };
 static const uint64_t edge_select[] = {0, 1, 0xffffffff, 0x80000000, 2, 0x00000100};
+/* Doubles (45, so that pairs of them fit a launch): NaNs (quiet,
+ * signalling, negative), infinities, zeros, denormals, the limits; ties of
+ * rounding to integers; the edges of binary32 (its largest finite value
+ * and the tie above it, its least normal and subnormal and the tie below
+ * it, ties of its significand) and of binary16 (the same) for D2F and
+ * D2H; the integer limits for D2I. */
+static const uint64_t edge_double[] = {
+   0x0000000000000000, 0x8000000000000000, 0x7ff0000000000000, 0xfff0000000000000,
+   0x7ff8000000000000, 0xfff8000000000000, 0x7ff4000000000001, 0x0000000000000001,
+   0x800fffffffffffff, 0x0010000000000000, 0x7fefffffffffffff, 0xffefffffffffffff,
+   0x3ff0000000000000, 0xbff0000000000000, 0x3fe0000000000000, 0x3ff8000000000000,
+   0x4004000000000000, 0xc004000000000000, 0x3fdfffffffffffff, 0x3ff0000000000001,
+   0x47efffffe0000000, 0x47efffffefffffff, 0x47effffff0000000, 0xc7effffff0000001,
+   0x3810000000000000, 0x36a0000000000000, 0x3690000000000000, 0x3690000000000001,
+   0x3ff0000010000000, 0x3ff0000030000000, 0xbff0000010000001, 0x40effc0000000000,
+   0x40effe0000000000, 0xc0effdffffffffff, 0x3f10000000000000, 0x3e70000000000000,
+   0x3e60000000000000, 0x3ff0020000000000, 0x3ff0060000000000, 0x41dfffffffc00000,
+   0x41e0000000000000, 0xc1e0000000200000, 0x41efffffffe00000, 0x43e0000000000000,
+   0xc3e0000000000001,
+};
+/* binary16 values (bits 0-15), some with garbage in bits 16-31: zeros,
+ * the smallest subnormal, the largest subnormal, the least normal, the
+ * largest finite, infinities, NaNs, 1 and its neighbour, values whose sums
+ * and products tie or overflow. */
+static const uint64_t edge_half[] = {
+   0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00,
+   0x7c01, 0xfe00, 0x3c00, 0xbc00, 0x3c01, 0x3555, 0x4c00, 0x5bff, 0x1400, 0x3800, 0xb800,
+   0xffff3c00, 0x12340001, 0xdead7c00, 0x80008000,
+};
+static const uint64_t edge_dldexp[] = {0, 1, UINT32_MAX, 52, 53, 1023, 1024, 1074, 1075, 2046,
+                                       3000, (uint32_t)-1022, (uint32_t)-1023,
+                                       (uint32_t)-1074, (uint32_t)-1075, (uint32_t)-3000,
+                                       0x7fffffff, 0x80000000};
+/* 64-bit integers where a double rounds (ties to even) and the limits. */
+static const uint64_t edge_i642d[] = {
+   0, 1, UINT64_MAX, 0x8000000000000000ull, 0x7fffffffffffffffull, 0x20000000000001ull,
+   0x20000000000003ull, 0x20000000000002ull, 0xffe0000000000001ull, 0xffdfffffffffffffull,
+   0x8000000000000401ull, 0x80000000000003ffull, 0xfffffffffffffc00ull, 0x7ffffffffffffe00ull,
+   0x123456789abcdef0ull, 0xffffffff80000000ull,
+};
+/* Packed bytes for IDP4, and accumulators at the saturation limits. */
+static const uint64_t edge_dp4[] = {
+   0, 0x01010101, 0x80808080, 0x7f7f7f7f, 0xffffffff, 0x807f01ff, 0x7f80ff01, 0x00ff00ff,
+   0xff00ff00, 0x12345678, 0xfedcba98, 0x80000000, 0x0000007f, 0x01020304,
+};
+static const uint64_t edge_dp4_c[] = {
+   0, 1, 0xffffffff, 0x7fffffff, 0x80000000, 0x7fff0000, 0x80010000, 0xfffc0000, 0x7ffffff0,
+   0x80000010, 0x00010000, 0xfffffff0,
+};
 
 static uint64_t edge_shift32[64 + 8];
 static uint64_t edge_shift64[64 + 8];
@@ -887,9 +1271,21 @@ uint32_t isa_edge_values(const struct isa_case *k, int which, const uint64_t **v
       return EDGES(edge_f2i64);
    case ISA_OP_H2F:
       return EDGES(edge_h2f);
+   case ISA_OP_DLDEXP:
+      if (which == 1)
+         return EDGES(edge_dldexp);
+      break;
+   case ISA_OP_I642D_S: case ISA_OP_I642D_U:
+      return EDGES(edge_i642d);
+   case ISA_OP_IDP4:
+      return which < 2 ? EDGES(edge_dp4) : EDGES(edge_dp4_c);
    default:
       break;
    }
+   if (double_source(k->op, which))
+      return EDGES(edge_double);
+   if (half_source(k->op))
+      return EDGES(edge_half);
    if (float_source(k->op, k->mod, which))
       return EDGES(edge_float);
    if (k->src64[which])
@@ -1013,11 +1409,25 @@ uint64_t isa_form_stored(const struct isa_case *k, enum isa_form f, uint64_t res
 const char *isa_value_text(const struct isa_case *k, int which, uint64_t v, char *buf,
                            size_t size)
 {
-   if (k->src64[which])
+   if (double_source(k->op, which))
+      snprintf(buf, size, "0x%016llx (%.17g)", (unsigned long long)v, D(v));
+   else if (k->src64[which])
       snprintf(buf, size, "0x%016llx", (unsigned long long)v);
+   else if (half_source(k->op))
+      snprintf(buf, size, "0x%08x (half %.9g)", (uint32_t)v, ref_h2d((uint32_t)v));
    else if (float_source(k->op, k->mod, which))
       snprintf(buf, size, "0x%08x (%.9g)", (uint32_t)v, (double)F((uint32_t)v));
    else
       snprintf(buf, size, "0x%08x (%d)", (uint32_t)v, (int32_t)v);
    return buf;
+}
+
+double isa_ref_h2d(uint32_t h)
+{
+   return ref_h2d(h);
+}
+
+uint32_t isa_ref_d2h(double x, uint32_t mode)
+{
+   return ref_d2h(x, mode);
 }

@@ -6,8 +6,11 @@
  * The references are written from the semantics hw_isa.h documents (and
  * hw_interp.c defines where the header is silent), independently of the
  * interpreter's code: bit-field and bit-scan results by bit loops, 64-bit
- * arithmetic shifts and saturating conversions by cases, F2H/H2F by
- * power-of-two scaling and rint (any NaN for a NaN). FMATH1/FMATH2
+ * arithmetic shifts and saturating conversions by cases, F2H/H2F, D2F and
+ * D2H by power-of-two scaling and rint/trunc/ceil (any NaN for a NaN),
+ * binary64 by C double arithmetic, binary16 arithmetic as the double
+ * result rounded once to binary16, IDP4 by a loop over the bytes, 64-bit
+ * integers to double through long double (one rounding). FMATH1/FMATH2
  * results are the C library's float functions (what hw_interp.c calls);
  * test_isa_alu.c also checks them against double-precision libm within the
  * precision Vulkan requires.
@@ -27,6 +30,7 @@ enum isa_ref_cmp {
    REF_FLOAT,   /* bit for bit, except that any NaN matches a NaN */
    REF_FMATH,   /* a transcendental: see isa_fmath_within_vulkan / isa_libm_match */
    REF_HALF,    /* a binary16 in bits 0-15: bit for bit, any half NaN for a half NaN */
+   REF_DOUBLE,  /* a binary64 pair: bit for bit, any NaN for a NaN */
 };
 
 struct isa_case {
@@ -38,10 +42,11 @@ struct isa_case {
    enum isa_ref_cmp cmp;
 };
 
-#define ISA_MAX_CASES 192u
+#define ISA_MAX_CASES 320u
 
-/* Every ALU and ALU64 opcode once, ICMP, ICMP64 and FCMP once per
- * comparison and FMATH1/FMATH2 once per function. */
+/* Every ALU and ALU64 opcode once, ICMP, ICMP64, FCMP, DCMP and HCMP once
+ * per comparison, FMATH1/FMATH2 once per function, F2H, D2F and D2H once
+ * per rounding mode, IDP4 once per signedness, wrapping and saturating. */
 uint32_t isa_cases(struct isa_case *out, uint32_t cap);
 
 /* isa_ref has a reference for op (isa_cases leaves the others out, with a
@@ -113,6 +118,12 @@ uint64_t isa_form_operand(const struct isa_case *k, enum isa_form f, int s, uint
 /* The 64 bits a lane stores: the destination pair after the instruction,
  * given the (already computed) result and the lane's loaded a. */
 uint64_t isa_form_stored(const struct isa_case *k, enum isa_form f, uint64_t result, uint64_t a);
+
+/* The references' binary16 conversions, for other tests: the value of
+ * the binary16 in bits 0-15 of h, and the binary16 of x rounded by mode
+ * (enum isa_round). */
+double isa_ref_h2d(uint32_t h);
+uint32_t isa_ref_d2h(double x, uint32_t mode);
 
 /* Printable operand value. */
 const char *isa_value_text(const struct isa_case *k, int which, uint64_t v, char *buf,

@@ -67,7 +67,14 @@
  *   past the VA space, wrapping, a warp running off its allocation) are
  *   reported as the interpreter reports them;
  * - the inputs are the edge values: zero, negative zero, denormals,
- *   infinities, NaN, INT_MIN, INT_MAX, shift counts past 31, all ones.
+ *   infinities, NaN, INT_MIN, INT_MAX, shift counts past 31, all ones;
+ * - the tier is not extended for ISA version 3: each of its new opcodes
+ *   (every case of isa_ref.c from DADD on, and F2H's rounding modes), its
+ *   byte and halfword accesses and its new reductions, between compiled
+ *   runs, gives with the tier on the C reference's and the interpreter's
+ *   results, and leaves exactly as many instructions to the interpreter
+ *   as a NOP in its place does (some of the random programs' instructions
+ *   in between are such ones too).
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -75,7 +82,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "eut.h"
+#include "isa_ref.h"
 
 #define CTA 100u
 #define GROUPS 3u
@@ -264,7 +271,15 @@ static void special_op(struct eut_text *t, uint64_t *rng)
 /* An instruction the tier does not compile: it ends a run. */
 static void other_op(struct eut_text *t, uint64_t *rng)
 {
-   switch (pick(rng, 4)) {
+   switch (pick(rng, 7)) {
+   case 4: eut_text_add(t, "hfma v%u, v%u, v%u, v%u\n", FREG + pick(rng, FCOUNT),
+                        FREG + pick(rng, FCOUNT), FREG + pick(rng, FCOUNT),
+                        FREG + pick(rng, FCOUNT)); break;
+   case 5: eut_text_add(t, "idp4.su.sat v%u, v%u, v%u, v%u\n", IREG + pick(rng, ICOUNT),
+                        IREG + pick(rng, ICOUNT), IREG + pick(rng, ICOUNT),
+                        IREG + pick(rng, ICOUNT)); break;
+   case 6: eut_text_add(t, "dfma v%u, v%u, v%u, v%u\n", pair(rng), pair(rng), pair(rng),
+                        pair(rng)); break;
    case 3: eut_text_add(t, "imulhi_u u5, u5, u4\n"); break;
    case 0: eut_text_add(t, "imulhi_u v%u, v%u, v%u\n", IREG + pick(rng, ICOUNT),
                         IREG + pick(rng, ICOUNT), IREG + pick(rng, ICOUNT)); break;
@@ -930,6 +945,255 @@ static void cases_as_interpreted(same_fn *same, const char *fmt, const char *con
                   cases[c][2] ? cases[c][2] : "");
          same(cases[c][0], eut_widths[wi], text);
       }
+   }
+}
+
+/* ---- instructions the tier does not know ------------------------------------------ */
+
+struct run_counts {
+   uint64_t interpreted, compiled_blocks;
+};
+
+/* Runs a launch of `program` (CTAs of `size`, full warps) on t; what it
+ * left to the interpreter and the blocks compiled for it. */
+static struct run_counts run_counted(struct eut *t, const struct eut_launch *l, const char *what)
+{
+   struct hw_gpu_stats before = stats_of(t);
+   eut_run(t, l, what);
+   struct hw_gpu_stats after = stats_of(t);
+   return (struct run_counts){
+      (after.warp_instructions - after.jit_instructions) -
+         (before.warp_instructions - before.jit_instructions),
+      after.jit_blocks - before.jit_blocks};
+}
+
+/* text with the line holding `inst` replaced by a NOP (which the tier
+ * does not compile either, so it leaves the same runs around it). */
+static char *with_nop(const char *text, const char *inst)
+{
+   const char *at = strstr(text, inst);
+   HWT_REQUIRE(at, "\"%s\" not in the program", inst);
+   while (at > text && at[-1] != '\n')
+      at--;
+   const char *end = strchr(at, '\n');
+   size_t n = strlen(text);
+   char *out = malloc(n + 8);
+   HWT_REQUIRE(out && end, "out of memory");
+   snprintf(out, n + 8, "%.*snop%s", (int)(at - text), text, end);
+   return out;
+}
+
+/* The runs around one instruction of ISA version 3 (an ALU case of
+ * isa_ref.c): with the native tier on, its result is the C reference's
+ * and the interpreter-only GPU's, and exactly as many instructions are
+ * interpreted as with a NOP in its place: the instruction itself, handed
+ * to the interpreter, not compiled as something else. */
+static void new_case_as_interpreted(struct eut *jit, struct eut *ref, const struct isa_case *k,
+                                    uint32_t w, uint64_t *rng)
+{
+   enum { SIZE = 128, CTAS = 3, COUNT = SIZE * CTAS };
+   struct eut_text text = {0};
+   isa_case_program(&text, k, FORM_V, w, 0, false);
+   char line[64];
+   snprintf(line, sizeof(line), "%s v16", k->mnemonic);
+   char *nop = with_nop(text.s, line);
+   uint64_t in[3][COUNT];
+   for (int s = 0; s < 3; s++) {
+      const uint64_t *e;
+      uint32_t ne = s < k->nsrc ? isa_edge_values(k, s, &e) : 0;
+      for (uint32_t i = 0; i < COUNT; i++)
+         in[s][i] = s >= k->nsrc ? eut_rand(rng)
+                    : i % 2 ? e[(i / 2 + (uint32_t)s * 7) % ne] : isa_gen_typical(k, s, rng);
+   }
+   struct run_counts counts[3];
+   const uint64_t *out[2];
+   for (int g = 0; g < 3; g++) {
+      struct eut *t = g == 1 ? ref : jit;
+      uint64_t va[3], r_va = eut_alloc(t, 8 * COUNT, 64);
+      for (int s = 0; s < 3; s++) {
+         va[s] = eut_alloc(t, 8 * COUNT, 64);
+         memcpy(eut_ptr(t, va[s]), in[s], 8 * COUNT);
+      }
+      uint64_t root[ROOT_WORDS] = {va[0], va[1], va[2], r_va, 0, 0, 0, 0};
+      struct eut_launch l = {.program = eut_program(t, g == 2 ? nop : text.s), .grid = {CTAS},
+                             .size = {SIZE}, .root = eut_root(t, root, ROOT_WORDS)};
+      counts[g] = run_counted(t, &l, k->mnemonic);
+      if (g < 2)
+         out[g] = eut_ptr(t, r_va);
+   }
+   uint32_t bad = 0;
+   for (uint32_t i = 0; i < COUNT; i++) {
+      uint64_t want = isa_form_stored(k, FORM_V, isa_ref(k, in[0][i], in[1][i], in[2][i]),
+                                      in[0][i]);
+      bool ok = (k->dst64 || (out[0][i] >> 32) == (want >> 32)) &&
+                isa_ref_match(k, out[0][i], want) && isa_ref_match(k, out[1][i], want) &&
+                (out[0][i] == out[1][i] || k->cmp != REF_EXACT);
+      if (!ok && bad++ < 2)
+         HWT_CHECK(false, "W=%u %s invocation %u: native tier on 0x%016llx, interpreter "
+                   "0x%016llx, reference 0x%016llx", w, k->mnemonic, i,
+                   (unsigned long long)out[0][i], (unsigned long long)out[1][i],
+                   (unsigned long long)want);
+   }
+   HWT_CHECK(counts[0].interpreted == counts[2].interpreted,
+             "W=%u %s: %llu instructions interpreted, %llu with a NOP in its place", w,
+             k->mnemonic, (unsigned long long)counts[0].interpreted,
+             (unsigned long long)counts[2].interpreted);
+   HWT_CHECK(!jit_expected() || (counts[0].compiled_blocks > 0 &&
+                                 counts[0].interpreted < counts[1].interpreted),
+             "W=%u %s: the runs around it were not compiled (%llu blocks, %llu of %llu "
+             "instructions interpreted)", w, k->mnemonic,
+             (unsigned long long)counts[0].compiled_blocks,
+             (unsigned long long)counts[0].interpreted,
+             (unsigned long long)counts[1].interpreted);
+   free(nop);
+   eut_text_free(&text);
+}
+
+/* An access or subgroup operation of ISA version 3 (`inst`) between
+ * compiled runs, with the native tier on and off: the same memory, and
+ * the same instructions interpreted as with a NOP in its place. */
+static void new_access_as_interpreted(uint32_t w, const char *inst)
+{
+   enum { SIZE = 128, CTAS = 3, WORDS = 4 * SIZE * CTAS };
+   static const char *const fmt =
+      ".warp %u\n"
+      "ldr.b64 u0 +0\n"
+      "ldr.b64 u2 +8\n"
+      "s2r.local_index v0\n"
+      "s2r.group_id_x u8\n"
+      "s2r.group_size_x u9\n"
+      "imad v1, u8, u9, v0\n"
+      "shl v2, v1, #2\n"
+      "zext64 v4, v2\n"
+      "iadd64 v6, v4, u0\n"
+      "iadd64 v8, v4, u2\n"
+      "shl v3, v0, #2\n"
+      "ldg.b32 v10, v6\n"
+      "sts.b32 _, v3, v10\n"
+      "stp.b32 _, _, v10\n"
+      "iadd v11, v10, #0x01020304\n"
+      "mov v12, #0x3c00\n"
+      "%s\n"
+      "iadd v13, v12, v11\n"
+      "xor v14, v13, v10\n"
+      "stg.b32 _, v8, v14\n"
+      "stg.b32 _, v8, v13 +%u\n"
+      "exit\n";
+   struct eut gpus[2];
+   init_pair(&gpus[0], &gpus[1]);
+   char text[2048], *nop;
+   snprintf(text, sizeof(text), fmt, w, inst, 4 * SIZE * CTAS);
+   nop = with_nop(text, inst);
+   static uint32_t got[2][2 * WORDS];
+   struct run_counts counts[3];
+   for (int g = 0; g < 3; g++) {
+      struct eut *t = &gpus[g == 1];
+      uint64_t buf[2];
+      for (int k = 0; k < 2; k++) {
+         buf[k] = eut_alloc(t, 4 * WORDS, 64);
+         uint32_t *x = eut_ptr(t, buf[k]);
+         for (uint32_t i = 0; i < WORDS; i++)
+            x[i] = i * 0x9e3779b9u + (uint32_t)k;
+      }
+      struct eut_launch l = {.program = eut_program(t, g == 2 ? nop : text), .grid = {CTAS},
+                             .size = {SIZE}, .shared_bytes = 4 * SIZE, .private_bytes = 16,
+                             .root = eut_root(t, buf, 2)};
+      counts[g] = run_counted(t, &l, inst);
+      for (int k = 0; g < 2 && k < 2; k++)
+         memcpy(got[g] + WORDS * k, eut_ptr(t, buf[k]), 4 * WORDS);
+   }
+   uint32_t bad = 0;
+   for (uint32_t i = 0; i < 2 * WORDS; i++)
+      bad += got[0][i] != got[1][i];
+   HWT_CHECK(!bad, "W=%u \"%s\": %u words differ from the interpreter's", w, inst, bad);
+   HWT_CHECK(counts[0].interpreted == counts[2].interpreted &&
+             (!jit_expected() || counts[0].interpreted < counts[1].interpreted),
+             "W=%u \"%s\": %llu instructions interpreted (%llu with a NOP in its place, %llu "
+             "without the native tier)", w, inst, (unsigned long long)counts[0].interpreted,
+             (unsigned long long)counts[2].interpreted,
+             (unsigned long long)counts[1].interpreted);
+   free(nop);
+   eut_fini(&gpus[0]);
+   eut_fini(&gpus[1]);
+}
+
+/*
+ * The native tier is not extended for ISA version 3 (issue 27): every
+ * instruction it does not know is handed to the interpreter. Each new
+ * opcode (every modifier of the ALU cases: rounding modes, comparisons,
+ * IDP4's forms; F2H's new rounding modes), the byte and halfword accesses
+ * and the new reductions, between compiled runs at every warp width.
+ */
+static void test_new_instructions_interpreted(void)
+{
+   static struct isa_case cases[ISA_MAX_CASES];
+   uint32_t count = isa_cases(cases, ISA_MAX_CASES);
+   /* Dword-aligned ones too, which taken for dword accesses would run. */
+   static const char *const accesses[] = {
+      "ldg.b8 v12, v6", "ldg.b16 v12, v6 +2", "ldg.b16 u12, v6", "ldg.b8 u12, u0 +4",
+      "ldg.b16 u12, u0 +6", "stg.b8 _, v6, v11", "stg.b16 _, v6, v11 +2", "stg.b16 _, v6, u8",
+      "lds.b8 v12, v3", "lds.b16 v12, v3 +2", "sts.b8 _, v3, v11", "sts.b16 _, v3, v11 +2",
+      "stp.b16 _, _, v11", "ldp.b8 v12, _ +1",
+      "reduce.fadd.64 v12, v10", "reduce.fmax.f16 v12, v11", "reduce.iadd.cluster4 v12, v10",
+      "scan.fmul.excl.f16.cluster8 v12, v12", "reduce.fmin.64.cluster2 u12, v10",
+   };
+   uint32_t done_count[4] = {0};
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      uint64_t rng = 0x27 + w;
+      struct eut jit, ref;
+      init_pair(&jit, &ref);
+      uint32_t done = 0;
+      for (uint32_t c = 0; c < count; c++) {
+         const struct isa_case *k = &cases[c];
+         if (k->op < ISA_OP_DADD && !(k->op == ISA_OP_F2H && k->mod))
+            continue;
+         if (jit.programs + 2 > EUT_MAX_PROGRAMS) {
+            eut_fini(&jit);
+            eut_fini(&ref);
+            init_pair(&jit, &ref);
+         }
+         new_case_as_interpreted(&jit, &ref, k, w, &rng);
+         done++;
+      }
+      done_count[wi] = done;
+      eut_fini(&jit);
+      eut_fini(&ref);
+      for (size_t i = 0; i < sizeof(accesses) / sizeof(accesses[0]); i++)
+         new_access_as_interpreted(w, accesses[i]);
+   }
+   /* What the tier knows of the lanes of registers it does not write
+    * itself: a pair whose low halves are one value (a double of a small
+    * integer) but not its high halves is no uniform source, and a scan
+    * of a uniform value is not uniform either; either, taken as uniform,
+    * would make lanes 8 bytes apart look consecutive. */
+   static const char *const facts[][3] = {
+      {"d2i_s of a pair with uniform low halves", "i2d_s v30, v0\nmov v30, #0",
+       "d2i_s v32, v30"},
+      {"an exclusive scan of a uniform value", "mov v31, #1", "scan.iadd.excl v32, v31"},
+   };
+   cases_as_interpreted(same_memory_as_interpreted,
+                        ".warp %u\n"
+                        "ldr.b64 u0 +0\n"
+                        "ldr.b64 u2 +8\n"
+                        "s2r.local_index v0\n"
+                        "%s\n"
+                        "%s              ; the local index\n"
+                        "shl v33, v32, #2\n"
+                        "shl v35, v0, #2\n"
+                        "iadd v36, v33, v35   ; 8 * the local index\n"
+                        "zext64 v38, v36\n"
+                        "iadd64 v38, v38, u0\n"
+                        "ldg.b32 v40, v38\n"
+                        "zext64 v42, v35\n"
+                        "iadd64 v42, v42, u2\n"
+                        "stg.b32 _, v42, v40\n"
+                        "exit\n",
+                        facts, sizeof(facts) / sizeof(facts[0]));
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      fprintf(stderr, "   W=%u: %u ALU cases, %zu accesses and reductions\n", w,
+              done_count[wi], sizeof(accesses) / sizeof(accesses[0]));
    }
 }
 
@@ -2197,6 +2461,7 @@ int main(void)
 {
    HWT_RUN(test_perf_map_planted);   /* first: its children fork a process with no thread */
    HWT_RUN(test_random_programs);
+   HWT_RUN(test_new_instructions_interpreted);
    HWT_RUN(test_faults_as_interpreted);
    HWT_RUN(test_root_window_faults);
    HWT_RUN(test_accesses_in_blocks);

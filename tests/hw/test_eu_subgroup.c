@@ -14,14 +14,21 @@
  *   lane is active or not (lanes past the CTA's end read 0: registers
  *   start at zero), and its own value when `from` is outside the warp;
  * - REDUCE and inclusive/exclusive SCAN for all 13 operations (integer and
- *   float, in lane order from the identity, exact), active lanes only; and
- *   the 64-bit integer ones (ISA_SUBGROUP_64) on register pairs;
+ *   float, in lane order from the identity, exact), active lanes only; the
+ *   64-bit integer ones and binary64 fadd/fmul/fmin/fmax (ISA_SUBGROUP_64)
+ *   on register pairs; binary16 fadd/fmul/fmin/fmax (ISA_SUBGROUP_F16),
+ *   each step rounded to binary16, with garbage in the inputs' bits 16-31
+ *   and zeros in the result's; a NaN loses in min and max of both;
+ * - clustered REDUCE and SCAN (.clusterN) at every cluster size 1..64 and
+ *   every warp width (a cluster of W lanes or more is the warp): each lane
+ *   over the active lanes of its aligned cluster only, on 32-bit integers
+ *   and floats, pairs and binary16, into vector and uniform destinations;
  * - ELECT: 1 in the first active lane only;
  * - uniform destinations (REDUCE.iadd, VOTE.any, ELECT into u16);
  * - inactive lanes keep their destination registers (both halves of
  *   BALLOT's pair).
  */
-#include "eut.h"
+#include "isa_ref.h"
 
 #define CTA 100u
 #define GROUPS 3u
@@ -29,7 +36,7 @@
 #define SENT_LO 0x5a5a5a5au
 #define SENT_HI 0xa5a5a5a5u
 
-enum input_kind { IN_INT, IN_BOOL, IN_EQUALISH, IN_FLOAT };
+enum input_kind { IN_INT, IN_BOOL, IN_EQUALISH, IN_FLOAT, IN_DOUBLE, IN_HALF };
 
 struct sg_case {
    const char *op;         /* the instruction, as text with v16 as destination */
@@ -77,6 +84,35 @@ static uint32_t red_apply(uint32_t op, uint32_t x, uint32_t y)
    }
 }
 
+static double dbl(uint64_t x)
+{
+   double d;
+   memcpy(&d, &x, 8);
+   return d;
+}
+
+static uint64_t bits64(double d)
+{
+   uint64_t x;
+   memcpy(&x, &d, 8);
+   return x;
+}
+
+static bool half_nan(uint32_t h)
+{
+   return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu);
+}
+
+/* min or max where a NaN operand loses. */
+static double nminmax(double a, double b, bool max)
+{
+   if (isnan(a))
+      return b;
+   if (isnan(b))
+      return a;
+   return (max ? a > b : a < b) ? a : b;
+}
+
 static uint64_t red_identity64(uint32_t op)
 {
    switch (op) {
@@ -84,13 +120,44 @@ static uint64_t red_identity64(uint32_t op)
    case ISA_RED_IMIN_S: return 0x7fffffffffffffffull;
    case ISA_RED_IMIN_U: case ISA_RED_AND: return UINT64_MAX;
    case ISA_RED_IMAX_S: return 0x8000000000000000ull;
+   case ISA_RED_FMUL: return bits64(1.0);
+   case ISA_RED_FMIN: return bits64(INFINITY);
+   case ISA_RED_FMAX: return bits64(-INFINITY);
    default: return 0;
    }
+}
+
+/* binary16: the step's exact (or innocuously rounded) double result,
+ * rounded once to binary16. */
+static uint32_t red_identity16(uint32_t op)
+{
+   switch (op) {
+   case ISA_RED_FMUL: return 0x3c00;
+   case ISA_RED_FMIN: return 0x7c00;
+   case ISA_RED_FMAX: return 0xfc00;
+   default: return 0;
+   }
+}
+
+static uint32_t red_apply16(uint32_t op, uint32_t x, uint32_t y)
+{
+   double a = isa_ref_h2d(x), b = isa_ref_h2d(y), r;
+   switch (op) {
+   case ISA_RED_FADD: r = a + b; break;
+   case ISA_RED_FMUL: r = a * b; break;
+   case ISA_RED_FMIN: r = nminmax(a, b, false); break;
+   default: r = nminmax(a, b, true); break;
+   }
+   return isa_ref_d2h(r, ISA_RND_RTE);
 }
 
 static uint64_t red_apply64(uint32_t op, uint64_t x, uint64_t y)
 {
    switch (op) {
+   case ISA_RED_FADD: return bits64(dbl(x) + dbl(y));
+   case ISA_RED_FMUL: return bits64(dbl(x) * dbl(y));
+   case ISA_RED_FMIN: return bits64(nminmax(dbl(x), dbl(y), false));
+   case ISA_RED_FMAX: return bits64(nminmax(dbl(x), dbl(y), true));
    case ISA_RED_IADD: return x + y;
    case ISA_RED_IMUL: return x * y;
    case ISA_RED_IMIN_S: return (int64_t)x < (int64_t)y ? x : y;
@@ -160,20 +227,42 @@ static void reference(const char *op, const struct warp_view *v, uint32_t ub, ui
       else
          from = b;
       *lo = from < w ? v->x[from] : v->x[l];
-   } else if (strstr(op, ".mod512")) {   /* ISA_SUBGROUP_64: on the pair v10:v11 = x:y */
-      const char *name = strstr(op, "reduce.") ? strstr(op, "reduce.") + 7
-                                                : strstr(op, "scan.") + 5;
-      bool scan = strstr(op, "scan.") != NULL, excl = strstr(op, ".excl") != NULL;
-      uint32_t r = 0;
-      for (uint32_t k = 0; k < ISA_RED_FADD; k++) {
-         size_t len = strlen(red_names[k]);
-         if (strncmp(name, red_names[k], len) == 0 && name[len] == '.')
-            r = k;
+   } else if (strstr(op, "reduce.") || strstr(op, "scan.")) {
+      /* "reduce.NAME[.excl][.64|.mod512][.f16][.clusterN] dst, v10": on
+       * the pair v10:v11 = x:y with .64 (ISA_SUBGROUP_64, also written
+       * .mod512); in lane order from the identity over the active lanes
+       * of l's aligned cluster (the warp without one, or a larger one). */
+      bool scan = strstr(op, "scan.") != NULL;
+      const char *name = scan ? strstr(op, "scan.") + 5 : strstr(op, "reduce.") + 7;
+      char text[64];
+      snprintf(text, sizeof(text), "%.*s", (int)strcspn(name, " "), name);
+      bool excl = false, wide = false, half = false;
+      uint32_t r = UINT32_MAX, cluster = w;
+      for (char *save = NULL, *t = strtok_r(text, ".", &save); t; t = strtok_r(NULL, ".", &save)) {
+         if (strcmp(t, "excl") == 0)
+            excl = true;
+         else if (strcmp(t, "64") == 0 || strcmp(t, "mod512") == 0)
+            wide = true;
+         else if (strcmp(t, "f16") == 0)
+            half = true;
+         else if (strncmp(t, "cluster", 7) == 0)
+            cluster = (uint32_t)strtoul(t + 7, NULL, 10) < w ? (uint32_t)strtoul(t + 7, NULL, 10)
+                                                             : w;
+         for (uint32_t k = 0; k < ISA_RED_COUNT; k++)
+            r = strcmp(t, red_names[k]) == 0 ? k : r;
       }
-      uint64_t acc = red_identity64(r), res = acc;
-      for (uint64_t m = exec; m; m &= m - 1) {
-         uint32_t k = first(m);
-         uint64_t next = red_apply64(r, acc, v->x[k] | (uint64_t)v->y[k] << 32);
+      HWT_REQUIRE(r < ISA_RED_COUNT, "no operation in %s", op);
+      half = half && !wide && r >= ISA_RED_FADD;
+      uint64_t acc = wide ? red_identity64(r) : half ? red_identity16(r) : red_identity(r);
+      uint64_t res = acc;
+      uint32_t base = l / cluster * cluster;
+      for (uint32_t k = base; k < base + cluster; k++) {
+         if (!((exec >> k) & 1))
+            continue;
+         uint64_t x = wide ? v->x[k] | (uint64_t)v->y[k] << 32 : v->x[k];
+         uint64_t next = wide ? red_apply64(r, acc, x)
+                         : half ? red_apply16(r, (uint32_t)acc, (uint32_t)x)
+                                : red_apply(r, (uint32_t)acc, (uint32_t)x);
          if (scan && k == l) {
             res = excl ? acc : next;
             break;
@@ -182,27 +271,8 @@ static void reference(const char *op, const struct warp_view *v, uint32_t ub, ui
          res = acc;
       }
       *lo = (uint32_t)res;
-      *hi = (uint32_t)(res >> 32);
-   } else if (strncmp(op, "reduce.", 7) == 0 || strncmp(op, "scan.", 5) == 0) {
-      bool scan = op[0] == 's', excl = strstr(op, ".excl") != NULL;
-      const char *name = op + (scan ? 5 : 7);
-      uint32_t r = 0;
-      for (uint32_t k = 0; k < ISA_RED_COUNT; k++) {
-         size_t len = strlen(red_names[k]);
-         if (strncmp(name, red_names[k], len) == 0 && (name[len] == ' ' || name[len] == '.'))
-            r = k;
-      }
-      uint32_t acc = red_identity(r);
-      for (uint64_t m = exec; m; m &= m - 1) {
-         uint32_t k = first(m);
-         uint32_t next = red_apply(r, acc, v->x[k]);
-         if (scan && k == l) {
-            *lo = excl ? acc : next;
-            return;
-         }
-         acc = next;
-      }
-      *lo = acc;
+      if (wide)
+         *hi = (uint32_t)(res >> 32);
    } else if (strncmp(op, "elect", 5) == 0) {
       *lo = l == first(exec);
    } else {
@@ -229,6 +299,11 @@ static uint32_t gen_x(enum input_kind k, uint64_t *rng, uint32_t warp_value)
    case IN_BOOL: return r % 3 == 0 ? 0 : (uint32_t)(r >> 32) | 1;
    case IN_EQUALISH: return r % 8 == 0 ? (uint32_t)(r >> 32) : warp_value;
    case IN_FLOAT: return eut_u((float)((int64_t)(r >> 40) % 2001 - 1000) / 64.0f);
+   case IN_HALF:   /* odd multiples of 1/64 (no zeros), a NaN now and then; garbage above */
+      if (r % 16 == 0)
+         return (uint32_t)(r >> 16) | 0x7e01u;
+      return (uint32_t)(r >> 48) << 16 |
+             isa_ref_d2h((double)(2 * ((int64_t)(r >> 40) % 201) + 1) / 64.0, ISA_RND_RTE);
    default:
       return r % 4 == 0 ? (uint32_t)((int32_t)(r >> 32) % 10) : (uint32_t)(r >> 32);
    }
@@ -253,6 +328,13 @@ static void run_case(const struct sg_case *c)
                uint32_t i = g * CTA + wp * w + l;
                x[i] = gen_x(c->in, &rng, warp_value);
                y[i] = c->y_mod ? (uint32_t)(eut_rand(&rng) % c->y_mod) : (uint32_t)eut_rand(&rng);
+               if (c->in == IN_DOUBLE) {   /* x:y, odd multiples of 1/128, NaN now and then */
+                  uint64_t r = eut_rand(&rng);
+                  double d = r % 16 ? (double)(2 * ((int64_t)(r >> 40) % 2001) + 1) / 128.0
+                                    : NAN;
+                  x[i] = (uint32_t)bits64(d);
+                  y[i] = (uint32_t)(bits64(d) >> 32);
+               }
                m[i] = mask_bit(g * warps + wp, l, w, &rng) ? (uint32_t)eut_rand(&rng) | 4u : 0;
             }
          }
@@ -318,6 +400,15 @@ static void run_case(const struct sg_case *c)
                if (!ok && ghi == hi && (strstr(c->op, "fmin") || strstr(c->op, "fmax")) &&
                    eut_f(lo) == 0.0f && eut_f(glo) == 0.0f)
                   ok = true;
+               /* Any NaN for a NaN: a binary16 one (bits 16-31 zero) or a
+                * binary64 one. */
+               bool f16 = strstr(c->op, ".f16") != NULL, f64 = strstr(c->op, ".64") != NULL &&
+                                                             strstr(c->op, ".f");
+               if (!ok && f16 && glo <= 0xffffu && half_nan(lo) && half_nan(glo))
+                  ok = true;
+               if (!ok && f64 && isnan(dbl(lo | (uint64_t)hi << 32)) &&
+                   isnan(dbl(glo | (uint64_t)ghi << 32)))
+                  ok = true;
                if (!ok && bad++ < 4)
                   HWT_CHECK(false, "%s W=%u CTA %u warp %u lane %u (exec 0x%llx): got "
                             "0x%08x:0x%08x, expected 0x%08x:0x%08x", c->op, w, g, wp, k,
@@ -358,6 +449,40 @@ static void test_subgroup(void)
                red_names[r]);
       for (int j = 0; j < 3; j++) {
          struct sg_case c = {texts64[3 * r + j], IN_INT, 0};
+         run_case(&c);
+      }
+   }
+   /* binary64 (.64) and binary16 (.f16) fadd, fmul, fmin, fmax. */
+   static char textsf[2 * 3 * 4][80];
+   for (uint32_t f = 0; f < 4; f++) {
+      const char *name = red_names[ISA_RED_FADD + f];
+      for (int j = 0; j < 3; j++) {
+         const char *form = j == 0 ? "reduce" : "scan", *excl = j == 2 ? ".excl" : "";
+         char *t64 = textsf[6 * f + j], *t16 = textsf[6 * f + 3 + j];
+         snprintf(t64, 80, "mov v11, v12\n%s.%s%s.64 v16, v10", form, name, excl);
+         snprintf(t16, 80, "%s.%s%s.f16 v16, v10", form, name, excl);
+         struct sg_case c64 = {t64, IN_DOUBLE, 0}, c16 = {t16, IN_HALF, 0};
+         run_case(&c64);
+         run_case(&c16);
+      }
+   }
+   /* Clustered: every size, several kinds, vector and uniform results. */
+   static char textsc[7 * 8][96];
+   for (uint32_t k = 0; k < 7; k++) {
+      uint32_t n = 1u << k;
+      const struct { const char *fmt; enum input_kind in; } forms[8] = {
+         {"reduce.iadd.cluster%u v16, v10", IN_INT},
+         {"reduce.imax_s.cluster%u v16, v10", IN_INT},
+         {"reduce.fadd.cluster%u v16, v10", IN_FLOAT},
+         {"mov v11, v12\nreduce.fmax.64.cluster%u v16, v10", IN_DOUBLE},
+         {"reduce.fadd.f16.cluster%u v16, v10", IN_HALF},
+         {"scan.iadd.cluster%u v16, v10", IN_INT},
+         {"scan.fmul.excl.f16.cluster%u v16, v10", IN_HALF},
+         {"reduce.xor.cluster%u u16, v10\nmov v16, u16", IN_INT},
+      };
+      for (uint32_t j = 0; j < 8; j++) {
+         snprintf(textsc[8 * k + j], 96, forms[j].fmt, n);
+         struct sg_case c = {textsc[8 * k + j], forms[j].in, 0};
          run_case(&c);
       }
    }

@@ -13,6 +13,10 @@
  *   aliasing source a;
  * - 64-bit operands as register pairs (uniform pairs, sign-extended
  *   immediates), 32-bit results leaving the pair's high register alone;
+ * - the binary64 (register pairs), binary16 (bits 0-15, 16-31 zero) and
+ *   IDP4 instructions of ISA version 3 the same way: F2H, D2F and D2H in
+ *   each rounding mode, DCMP and HCMP in each comparison, IDP4 in each
+ *   signedness, wrapping and saturating;
  * - integer and float results bit for bit (any NaN for a NaN), FMATH results
  *   within the precision Vulkan requires of the double-precision libm value
  *   (sin/cos absolute 2^-11 on [-pi, pi], exp/exp2 3 + 2|x| ULP, log/log2 3
@@ -56,7 +60,7 @@ static void check_job(struct eut *t, uint32_t w, const struct job *j)
       bool ok;
       char why[256] = "";
       if (k->cmp == REF_EXACT || k->dst64) {
-         ok = got == want;
+         ok = isa_ref_match(k, got, want);
       } else if ((got >> 32) != (want >> 32)) {
          ok = false;
       } else if (k->cmp == REF_FMATH) {

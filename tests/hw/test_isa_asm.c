@@ -5,13 +5,15 @@
  * Pins down:
  * - every instruction, with random operands (vector, uniform, immediate
  *   with index bits, none with index bits), random modifiers (each named
- *   value, the flags .64 / .excl / .uaddr / memory widths, unnamed values)
- *   and random immediates / offsets / branch targets, 200 each: the line
+ *   value, rounding modes, the flags .64 / .excl / .f16 / .sat / .uaddr /
+ *   .clusterN, memory widths .b8 to .b128, unnamed values) and random
+ *   immediates / offsets / branch targets, 200 each: the line
  *   isa_disassemble writes assembles (isa_assemble_line) to the same
  *   instruction, bit for bit;
  * - hand-written programs (labels, forward and backward references,
  *   directives .warp .vregs .uregs .stack .barrier .line, ';' and '//'
- *   comments, blank lines, several labels on one line) and random whole
+ *   comments, blank lines, several labels on one line, every mnemonic of
+ *   ISA version 3 with its modifiers) and random whole
  *   programs: disassemble(assemble(text)) reassembles to identical bytes,
  *   and disassembling that gives the same text again; labels resolve to the
  *   right instruction indices; .line entries land in the line table;
@@ -20,10 +22,12 @@
  * - assembler errors name the line: unknown instruction, unknown modifier,
  *   bad operand, too many operands, unknown label, bad directive;
  * - isa_program_validate accepts the programs above and refuses: bad magic,
- *   bad W, a reserved or unknown opcode, an operand past the declared
- *   registers (pairs and wider memory accesses included), a branch target
- *   outside the code, an immediate operand on a memory instruction, a
- *   stack deeper than ISA_MAX_STACK;
+ *   bad W, an unknown opcode, an operand past the declared registers
+ *   (pairs and wider memory accesses included, the binary64 group's pairs
+ *   and one-register operands, which fit in the last register), a byte or
+ *   halfword access of another width or on LDR, a branch target outside
+ *   the code, an immediate operand on a memory instruction, a stack
+ *   deeper than ISA_MAX_STACK;
  * - a program whose LDG.b128 reaches past its registers is refused by the
  *   GPU rather than run into the next warp's registers;
  * - a program without ".line" assembles (no line table, no undefined
@@ -57,7 +61,9 @@ static uint16_t random_mod(enum isa_op op, uint64_t *rng)
    uint32_t names = 0;
    switch (op) {
    case ISA_OP_ICMP: case ISA_OP_ICMP64: names = ISA_ICMP_COUNT; break;
-   case ISA_OP_FCMP: names = ISA_FCMP_COUNT; break;
+   case ISA_OP_FCMP: case ISA_OP_DCMP: case ISA_OP_HCMP: names = ISA_FCMP_COUNT; break;
+   case ISA_OP_F2H: case ISA_OP_D2F: case ISA_OP_D2H: names = ISA_RND_COUNT; break;
+   case ISA_OP_IDP4: names = ISA_DP4_COUNT; break;
    case ISA_OP_FMATH1: case ISA_OP_FMATH2: names = ISA_FM_COUNT; break;
    case ISA_OP_S2R: names = ISA_SR_COUNT; break;
    case ISA_OP_ATOMG: case ISA_OP_ATOMS: case ISA_OP_CASG: case ISA_OP_CASS:
@@ -69,19 +75,22 @@ static uint16_t random_mod(enum isa_op op, uint64_t *rng)
    default: break;
    }
    if (isa_op_info[op].cls == ISA_CLASS_MEM) {
-      static const uint16_t widths[] = {1, 2, 4, 0, 3, 7};
-      uint16_t m = widths[r % 6];
+      static const uint16_t widths[] = {1, 2, 4, 0, 3, 7, ISA_MEM_SUB | 1, ISA_MEM_SUB | 2,
+                                        ISA_MEM_SUB | 4, ISA_MEM_SUB};
+      uint16_t m = widths[r % 10];
       if ((r >> 8) & 1)
          m |= ISA_MEM_UNIFORM_ADDR;
       if ((r >> 9) % 8 == 0)
          m |= (uint16_t)((r >> 16) & 0xffe0);
       return m;
    }
-   switch ((r >> 32) % 6) {
+   switch ((r >> 32) % 8) {
    case 0: return 0;
    case 1: case 2: return names ? (uint16_t)((r >> 8) % names) : 0;
    case 3: return (uint16_t)((names ? (r >> 8) % names : 0) | 0x100u);   /* .64 / .excl */
    case 4: return (uint16_t)(r >> 16);
+   case 5:   /* the flags and fields of REDUCE, SCAN and IDP4 (.64 .f16 .clusterN .sat) */
+      return (uint16_t)((names ? (r >> 8) % names : 0) | ((r >> 40) & 0x3f04u));
    default: return (uint16_t)((r >> 16) & 0xff);
    }
 }
@@ -259,6 +268,74 @@ static const char *const hand_written[] = {
    "   h2f v5, v3\n"
    "e: endloop @h\n"
    "exit\n",
+   /* ISA version 3: bytes and halfwords, binary64, binary16, IDP4,
+    * floating-point and clustered reductions */
+   ".warp 32\n"
+   "ldg.b8 v1, v2 +3\n"
+   "ldg.b16.uaddr u1, u2 -2\n"
+   "stg.b8 _, v2, v4\n"
+   "stg.b16 _, v2, u4 +6\n"
+   "lds.b8 v1, v3\n"
+   "sts.b16 _, v3, v1 +2\n"
+   "ldp.b16 v1, _ +2\n"
+   "stp.b8 _, v3, v1\n"
+   "dadd v10, v12, v14\n"
+   "dsub v10, v12, u4\n"
+   "dmul v10, v12, #5\n"
+   "dfma v10, v12, v14, v16\n"
+   "ddiv u10, u12, u14\n"
+   "dmin v10, v12, v14\n"
+   "dmax v10, v12, v14\n"
+   "dneg v10, v12\n"
+   "dabs v10, v12\n"
+   "dfloor v10, v12\n"
+   "dceil v10, v12\n"
+   "dtrunc v10, v12\n"
+   "drint v10, v12\n"
+   "dround v10, v12\n"
+   "dfract v10, v12\n"
+   "dsqrt v10, v12\n"
+   "drsq v10, v12\n"
+   "dsign v10, v12\n"
+   "dldexp v10, v12, v3\n"
+   "dcmp.olt v1, v12, v14\n"
+   "dcmp.isnan v1, v12\n"
+   "f2d v10, v1\n"
+   "d2f v1, v12\n"
+   "d2f.rtz v1, v12\n"
+   "d2f.rtp v1, v12\n"
+   "d2h.rtn v1, v12\n"
+   "d2h v1, v12\n"
+   "d2i_s v1, v12\n"
+   "d2i_u v1, v12\n"
+   "i2d_s v10, v1\n"
+   "i2d_u v10, v1\n"
+   "d2i64_s v10, v12\n"
+   "d2i64_u v10, v12\n"
+   "i642d_s v10, v12\n"
+   "i642d_u v10, v12\n"
+   "f2h.rtz v1, v2\n"
+   "f2h.rtp v1, v2\n"
+   "f2h.rtn v1, v2\n"
+   "hadd v1, v2, v3\n"
+   "hsub v1, v2, u3\n"
+   "hmul v1, v2, #15360\n"
+   "hdiv v1, v2, v3\n"
+   "hfma v1, v2, v3, v4\n"
+   "hsqrt v1, v2\n"
+   "hmin v1, v2, v3\n"
+   "hmax v1, v2, v3\n"
+   "hcmp.uge v1, v2, v3\n"
+   "idp4.ss v1, v2, v3, v4\n"
+   "idp4.uu.sat v1, v2, v3, _\n"
+   "idp4.su.sat v1, v2, u3, #7\n"
+   "reduce.fadd.64 v10, v12\n"
+   "reduce.fmin.f16 v1, v2\n"
+   "reduce.iadd.cluster4 v1, v2\n"
+   "reduce.fmax.cluster64.64 u10, v12\n"
+   "scan.fmul.excl.f16 v1, v2\n"
+   "scan.imax_s.cluster1 v1, v2\n"
+   "exit\n",
    /* a .line after the last instruction */
    ".warp 32\n"
    ".line 1\n"
@@ -394,9 +471,9 @@ static void patch_stack(void *image)
 {
    ((struct isa_program_header *)image)->stack_depth = ISA_MAX_STACK + 1;
 }
-static void patch_reserved(void *image)
+static void patch_far(void *image)
 {
-   ((struct isa_inst *)((struct isa_program_header *)image + 1))[1].op = ISA_OP_HMUL;
+   ((struct isa_inst *)((struct isa_program_header *)image + 1))[1].op = 0xffff;
 }
 static void patch_unknown(void *image)
 {
@@ -409,7 +486,7 @@ static void test_validation(void)
       size_t size;
       void *image = assemble(hand_written[i], &size);
       char err[256] = "";
-      if (i != 2)   /* program 2 holds memory-offset extremes and a reserved opcode */
+      if (i != 2)   /* program 2 holds memory-offset extremes */
          HWT_CHECK(image && validates(image, size, err, sizeof(err)),
                    "hand-written program %zu refused: %s", i, err);
       free(image);
@@ -417,7 +494,7 @@ static void test_validation(void)
    expect_invalid("bad magic", "exit\n", patch_magic, "bad magic");
    expect_invalid("W=12", "exit\n", patch_width, "warp width 12");
    expect_invalid("stack ISA_MAX_STACK + 1", "exit\n", patch_stack, "bad program header");
-   expect_invalid("reserved opcode", "nop\nnop\nexit\n", patch_reserved, "illegal instruction");
+   expect_invalid("opcode 0xffff", "nop\nnop\nexit\n", patch_far, "illegal instruction");
    expect_invalid("unknown opcode", "nop\nnop\nexit\n", patch_unknown, "illegal instruction");
    expect_invalid("vector register past vregs", ".vregs 8\nmov v8, #1\n", NULL,
                   "beyond the program's registers");
@@ -447,6 +524,39 @@ static void test_validation(void)
                   NULL, "beyond the program's registers");
    expect_invalid("64-bit CAS value past vregs", ".vregs 8\ncasg.64 v2, v0, v4, v7\n", NULL,
                   "beyond the program's registers");
+   /* ISA version 3: pairs of the binary64 group, one register where a
+    * 32-bit operand is; byte and halfword accesses load one register. */
+   expect_invalid("DADD pair past vregs", ".vregs 8\ndadd v7, v0, v2\n", NULL,
+                  "beyond the program's registers");
+   expect_invalid("DFMA c pair past vregs", ".vregs 8\ndfma v0, v2, v4, v7\n", NULL,
+                  "beyond the program's registers");
+   expect_invalid("F2D result pair past vregs", ".vregs 8\nf2d v7, v0\n", NULL,
+                  "beyond the program's registers");
+   expect_invalid("D2F source pair past vregs", ".vregs 8\nd2f v0, v7\n", NULL,
+                  "beyond the program's registers");
+   expect_invalid("REDUCE.64 of doubles past vregs", ".vregs 8\nreduce.fadd.64 v7, v0\n", NULL,
+                  "beyond the program's registers");
+   expect_invalid("a byte access of 4 bytes", ".vregs 8\nldg.mod12 v1, v2\n", NULL,
+                  "a byte or halfword access");
+   expect_invalid("a byte access of no bytes", ".vregs 8\nstg.mod8 _, v2, v1\n", NULL,
+                  "a byte or halfword access");
+   expect_invalid("LDR of a byte", ".uregs 8\nldr.b8 u1\n", NULL, "a byte or halfword access");
+   static const char *const fits[] = {
+      ".vregs 8\ndcmp.olt v7, v0, v2\n", ".vregs 8\nd2f v7, v0\n",
+      ".vregs 8\nd2h.rtz v7, v0\n", ".vregs 8\nd2i_s v7, v0\n",
+      ".vregs 8\ndldexp v0, v2, v7\n", ".vregs 8\ni2d_u v0, v7\n",
+      ".vregs 8\nldg.b16 v7, v0\n", ".vregs 8\nlds.b8 v7, v0\n",
+      ".vregs 8\nstp.b16 _, v0, v7\n", ".vregs 8\nreduce.fadd.f16 v7, v0\n",
+      ".vregs 8\nhfma v7, v6, v5, v4\n", ".vregs 8\nidp4.su.sat v7, v6, v5, _\n",
+   };
+   for (size_t i = 0; i < sizeof(fits) / sizeof(fits[0]); i++) {
+      size_t size;
+      void *image = assemble(fits[i], &size);
+      char err[256] = "";
+      HWT_CHECK(image && validates(image, size, err, sizeof(err)), "\"%s\" refused: %s",
+                fits[i], err);
+      free(image);
+   }
 }
 
 /* The same kind of program on the GPU: warp 0 loads 4 dwords into v6..v9
