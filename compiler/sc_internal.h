@@ -36,6 +36,7 @@ struct sc_id {
    bool has_set, has_binding;
    bool block, buffer_block, non_writable;
    bool no_contraction;         /* NoContraction: not to be fused with another operation */
+   uint8_t rounding;            /* FPRoundingMode + 1 (conversions), or 0 */
    uint32_t array_stride;
    uint32_t spec_id;            /* SpecId + 1, or 0 */
    struct sc_member_deco *members;

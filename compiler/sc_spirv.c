@@ -112,6 +112,14 @@ bool sc_capability_implemented(uint32_t c)
     * only kind compiled, can reach. */
    case SpvCapabilityInputAttachment:
    case SpvCapabilityDerivativeControl:
+   /* 8- and 16-bit values in buffers and push constants: loads, stores
+    * and conversions (byte and halfword accesses, H2F/F2H). */
+   case SpvCapabilityStorageBuffer16BitAccess:
+   case SpvCapabilityUniformAndStorageBuffer16BitAccess:
+   case SpvCapabilityStoragePushConstant16:
+   case SpvCapabilityStorageBuffer8BitAccess:
+   case SpvCapabilityUniformAndStorageBuffer8BitAccess:
+   case SpvCapabilityStoragePushConstant8:
       return true;
    default:
       return false;
@@ -263,6 +271,7 @@ static void apply_decoration(struct sc_id *id, uint32_t deco, uint32_t value)
    case SpvDecorationSpecId: id->spec_id = value + 1; break;
    case SpvDecorationNonWritable: id->non_writable = true; break;
    case SpvDecorationNoContraction: id->no_contraction = true; break;
+   case SpvDecorationFPRoundingMode: id->rounding = (uint8_t)(value + 1); break;
    default: break;
    }
 }

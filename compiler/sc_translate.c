@@ -256,10 +256,24 @@ static uint32_t array_stride(const struct sc_tx *t, const struct ptr *p, uint32_
    return (s + a - 1) / a * a;
 }
 
-static uint32_t scalar_bytes(const struct sc_tx *t, uint32_t type)
+/* A scalar's size: in explicit layouts (buffers, push constants) its own
+ * width; in softgpu's own layout (shared, private) 8- and 16-bit scalars
+ * take a dword, accessed whole (see "Values narrower and wider than 32
+ * bits" in docs/architecture.md). */
+static uint32_t scalar_bytes(const struct sc_tx *t, uint32_t type, bool explicit_layout)
 {
    struct sc_tinfo ti = sc_type_of(t, type);
+   if (explicit_layout && (ti.kind == SC_TK_INT || ti.kind == SC_TK_FLOAT) && ti.width < 32)
+      return ti.width / 8;
    return sc_is64(&ti) ? 8 : 4;
+}
+
+/* The memory modifier of a scalar's access: dwords, or bytes (ISA_MEM_SUB)
+ * for an 8- or 16-bit scalar in an explicit layout. Loads zero-extend. */
+static uint32_t access_mod(const struct sc_tx *t, const struct sc_tinfo *s, bool explicit_layout)
+{
+   uint32_t bytes = scalar_bytes(t, s->id, explicit_layout);
+   return bytes < 4 ? ISA_MEM_SUB | bytes : bytes / 4;
 }
 
 /* ---- addresses ------------------------------------------------------------------------- */
@@ -440,7 +454,7 @@ static void component_offsets(struct sc_tx *t, const struct ptr *p, uint32_t typ
       out[(*n)++] = base;
       return;
    case SC_TK_VECTOR: {
-      uint32_t step = vector_stride ? vector_stride : scalar_bytes(t, ti.elem);
+      uint32_t step = vector_stride ? vector_stride : scalar_bytes(t, ti.elem, p->explicit_layout);
       for (uint32_t i = 0; i < ti.count; i++)
          component_offsets(t, p, ti.elem, base + i * step, 0, out, n);
       return;
@@ -452,7 +466,7 @@ static void component_offsets(struct sc_tx *t, const struct ptr *p, uint32_t typ
       if (p->explicit_layout && !stride)
          FAIL("matrix in a buffer has no MatrixStride decoration");
       struct sc_tinfo col = sc_type_of(t, ti.elem);
-      uint32_t sb = scalar_bytes(t, col.elem);
+      uint32_t sb = scalar_bytes(t, col.elem, p->explicit_layout);
       if (!p->explicit_layout)
          stride = sb * col.count;
       for (uint32_t c = 0; c < ti.count; c++) {
@@ -539,12 +553,13 @@ static void zero_fill(struct sc_tx *t, struct sc_opnd r, bool wide)
 }
 
 /* The bytes an access of `type` at offsets offs spans from the pointer. */
-static uint32_t access_extent(struct sc_tx *t, uint32_t type, const uint32_t *offs, uint32_t n)
+static uint32_t access_extent(struct sc_tx *t, const struct ptr *p, uint32_t type,
+                              const uint32_t *offs, uint32_t n)
 {
    uint32_t end = 0;
    for (uint32_t i = 0; i < n; i++) {
       struct sc_tinfo s = sc_scalar_at(t, type, i);
-      uint32_t e = offs[i] + (sc_is64(&s) ? 8u : 4u);
+      uint32_t e = offs[i] + scalar_bytes(t, s.id, p->explicit_layout);
       end = e > end ? e : end;
    }
    return end;
@@ -562,7 +577,7 @@ static void load(struct sc_tx *t, const struct ptr *p, uint32_t type, struct sc_
          struct sc_tinfo s = sc_scalar_at(t, type, i);
          zero_fill(t, regs[i], sc_is64(&s));
       }
-      guard = guard_begin(t, p, access_extent(t, type, offs, n));
+      guard = guard_begin(t, p, access_extent(t, p, type, offs, n));
    }
    enum isa_op op = memory_op(t, p->storage, false);
    bool buffer = op == ISA_OP_LDG;
@@ -577,7 +592,8 @@ static void load(struct sc_tx *t, const struct ptr *p, uint32_t type, struct sc_
    bool invariant = p->storage == SpvStorageClassPushConstant && p->dyn.kind != SC_REG;
    for (uint32_t i = 0; i < n; i++) {
       struct sc_tinfo s = sc_scalar_at(t, type, i);
-      struct sc_minst *in = sc_emit(t, op, sc_is64(&s) ? 2 : 1, regs[i], addr, sc_none(), sc_none());
+      struct sc_minst *in = sc_emit(t, op, access_mod(t, &s, p->explicit_layout), regs[i], addr,
+                                    sc_none(), sc_none());
       in->imm = base_imm + offs[i];
       in->invariant = invariant;
    }
@@ -589,7 +605,7 @@ static void store(struct sc_tx *t, const struct ptr *p, uint32_t type, const str
 {
    uint32_t offs[SC_MAX_COMPONENTS], n = 0;
    component_offsets(t, p, type, 0, vector_stride, offs, &n);
-   uint32_t guard = guard_begin(t, p, access_extent(t, type, offs, n));
+   uint32_t guard = guard_begin(t, p, access_extent(t, p, type, offs, n));
    enum isa_op op = memory_op(t, p->storage, true);
    struct sc_opnd addr;
    uint32_t base_imm = 0;
@@ -603,7 +619,8 @@ static void store(struct sc_tx *t, const struct ptr *p, uint32_t type, const str
       /* Memory instructions take no immediate operands. */
       if (data.kind == SC_IMM)
          data = sc_alu(t, ISA_OP_MOV, 0, data, sc_none(), sc_none());
-      struct sc_minst *in = sc_emit(t, op, sc_is64(&s) ? 2 : 1, sc_none(), addr, data, sc_none());
+      struct sc_minst *in = sc_emit(t, op, access_mod(t, &s, p->explicit_layout), sc_none(), addr,
+                                    data, sc_none());
       in->imm = base_imm + offs[i];
    }
    guard_end(t, guard);
@@ -1087,7 +1104,8 @@ static void step_into(struct sc_tx *t, struct ptr *p, uint32_t *type, uint32_t i
       *type = ti.elem;
       return;
    case SC_TK_VECTOR: {
-      uint32_t step = p->vector_stride ? p->vector_stride : scalar_bytes(t, ti.elem);
+      uint32_t step = p->vector_stride ? p->vector_stride
+                                       : scalar_bytes(t, ti.elem, p->explicit_layout);
       step_index(t, p, index_id, step);
       p->vector_stride = 0;
       *type = ti.elem;
@@ -1095,7 +1113,7 @@ static void step_into(struct sc_tx *t, struct ptr *p, uint32_t *type, uint32_t i
    }
    case SC_TK_MATRIX: {
       struct sc_tinfo col = sc_type_of(t, ti.elem);
-      uint32_t sb = scalar_bytes(t, col.elem);
+      uint32_t sb = scalar_bytes(t, col.elem, p->explicit_layout);
       uint32_t stride = p->explicit_layout ? p->matrix_stride : sb * col.count;
       if (p->explicit_layout && p->row_major) {
          step_index(t, p, index_id, sb);
@@ -1120,7 +1138,7 @@ static void access_chain(struct sc_tx *t, uint32_t at, bool ptr_chain)
       /* OpPtrAccessChain: the first index steps over whole pointees. */
       uint32_t stride = sc_idp(t, sc_idp(t, sc_arg(t, at, 3))->type)->array_stride;
       if (!stride)
-         stride = scalar_bytes(t, type) * sc_components(t, type);
+         stride = scalar_bytes(t, type, p.explicit_layout) * sc_components(t, type);
       step_index(t, &p, sc_arg(t, at, 4), stride);
       first = 5;
    }
@@ -1406,13 +1424,33 @@ static void select_op(struct sc_tx *t, uint32_t at)
 }
 
 /* Integer width changes: 32 -> 64 extends, 64 -> 32 truncates. */
+/* An 8- or 16-bit integer widened: its low `from` bits zero- or
+ * sign-extended (the register's upper bits may hold anything, see
+ * "Values narrower and wider than 32 bits" in docs/architecture.md). */
+static struct sc_opnd canonical(struct sc_tx *t, struct sc_opnd x, uint32_t from, bool is_signed)
+{
+   if (from >= 32)
+      return x;
+   if (is_signed)
+      return sc_alu(t, ISA_OP_BFE_S, 0, x, sc_imm(0), sc_imm(from));
+   return sc_alu(t, ISA_OP_AND, 0, x, sc_imm((1u << from) - 1), sc_none());
+}
+
 static void int_convert(struct sc_tx *t, uint32_t at, bool is_signed)
 {
    struct sc_tinfo from = operand_scalar(t, sc_arg(t, at, 3)), to = result_scalar(t, at);
    struct sc_operands a = sc_operand(t, sc_arg(t, at, 3));
    struct sc_val *v = sc_result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
    for (uint32_t i = 0; i < v->n; i++) {
-      if (sc_is64(&to) && !sc_is64(&from))
+      if (from.width < to.width && from.width < 32) {
+         /* widening a narrow integer: extend it to 32 bits first */
+         struct sc_opnd x = canonical(t, pick(&a, i), from.width, is_signed);
+         if (sc_is64(&to))
+            sc_emit(t, is_signed ? ISA_OP_SEXT64 : ISA_OP_ZEXT64, 0, v->comp[i], x, sc_none(),
+                    sc_none());
+         else
+            sc_copy_scalar(t, v->comp[i], x, false);
+      } else if (sc_is64(&to) && !sc_is64(&from))
          sc_emit(t, is_signed ? ISA_OP_SEXT64 : ISA_OP_ZEXT64, 0, v->comp[i], pick(&a, i), sc_none(),
               sc_none());
       else if (!sc_is64(&to) && sc_is64(&from))
@@ -2696,6 +2734,22 @@ static void matrix_op(struct sc_tx *t, uint32_t at)
 
 /* ---- one instruction -------------------------------------------------------------------- */
 
+/* OpFConvert between 16- and 32-bit floats; narrowing rounds as the
+ * result's FPRoundingMode decoration says, to nearest even without one
+ * (SPIR-V 3.37.11, OpFConvert; Vulkan's precision rules allow it). */
+static void float_convert(struct sc_tx *t, uint32_t at)
+{
+   struct sc_tinfo from = operand_scalar(t, sc_arg(t, at, 3)), to = result_scalar(t, at);
+   uint32_t id = sc_arg(t, at, 2);
+   uint32_t mode = t->m->ids[id].rounding ? t->m->ids[id].rounding - 1u : ISA_RND_RTE;
+   if (sc_is64(&from) || sc_is64(&to))
+      FAIL("64-bit floats are not supported");
+   enum isa_op op = from.width == to.width ? ISA_OP_MOV
+                    : to.width == 16       ? ISA_OP_F2H
+                                           : ISA_OP_H2F;
+   unop(t, at, op, ISA_OP_NOP, op == ISA_OP_F2H ? mode : 0);
+}
+
 static void convert(struct sc_tx *t, uint32_t at, enum isa_op op)
 {
    unop(t, at, op, op == ISA_OP_I2F_S ? ISA_OP_I2F64_S : ISA_OP_I2F64_U, 0);
@@ -2813,12 +2867,65 @@ static void wide_arith(struct sc_tx *t, uint32_t at)
    assign(t, sc_arg(t, at, 2), sc_arg(t, at, 1), out, 2 * n);
 }
 
+/* Whether a value of type `type` has 8- or 16-bit numeric scalars. */
+static bool narrow_type(const struct sc_tx *t, uint32_t type)
+{
+   if (type == 0 || type >= t->m->bound || !t->m->ids[type].def)
+      return false;
+   struct sc_tinfo ti = sc_type_of(t, type);
+   if (ti.kind == SC_TK_VECTOR || ti.kind == SC_TK_MATRIX)
+      ti = sc_type_of(t, ti.elem);
+   return (ti.kind == SC_TK_INT || ti.kind == SC_TK_FLOAT) && ti.width < 32;
+}
+
+/* What 8- and 16-bit values may go through: what the 8- and 16-bit
+ * storage capabilities allow (loads, stores, access chains, copies,
+ * composites, conversions; SPIR-V 2.16.1 and the SPV_KHR_16bit_storage
+ * and SPV_KHR_8bit_storage specifications), plus selects and phis, which
+ * move bits. Arithmetic on them waits for Float16, Int16 and Int8. */
+static bool narrow_allowed(uint16_t op)
+{
+   switch (op) {
+   case SpvOpLoad: case SpvOpStore: case SpvOpCopyMemory: case SpvOpAccessChain:
+   case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain: case SpvOpInBoundsPtrAccessChain:
+   case SpvOpCopyObject: case SpvOpCompositeConstruct: case SpvOpCompositeExtract:
+   case SpvOpCompositeInsert: case SpvOpVectorShuffle: case SpvOpFConvert: case SpvOpUConvert:
+   case SpvOpSConvert: case SpvOpSelect: case SpvOpPhi: case SpvOpVariable: case SpvOpUndef:
+      return true;
+   default:
+      return false;
+   }
+}
+
+/* Fails the compile on an instruction that computes on 8- or 16-bit
+ * values (its result or an operand), which the validator refuses without
+ * Float16/Int16/Int8 but an unvalidated module may hold. */
+static void check_narrow(struct sc_tx *t, uint32_t at, uint16_t op, uint32_t id)
+{
+   if (!id || narrow_allowed(op))
+      return;
+   bool narrow = narrow_type(t, sc_arg(t, at, 1));
+   bool literal4 = op == SpvOpExtInst ||
+                   (op >= SpvOpGroupNonUniformIAdd && op <= SpvOpGroupNonUniformLogicalXor);
+   for (uint32_t k = 3; k < sc_len(t->m, at) && !narrow; k++) {
+      uint32_t x = t->m->words[at + k];
+      if ((k == 4 && literal4) || x >= t->m->bound)
+         continue;
+      narrow = narrow_type(t, t->m->ids[x].type) && t->m->ids[x].opcode != SpvOpTypePointer;
+   }
+   if (narrow)
+      FAIL("opcode %u on 8- or 16-bit values is not supported: softgpu has 8- and 16-bit "
+           "storage (loads, stores, conversions) but not their arithmetic",
+           op);
+}
+
 void sc_instruction(struct sc_tx *t, uint32_t at)
 {
    uint16_t op = sc_op(t->m, at);
    uint32_t id = sc_result_id(t, at);
    t->exact = id && t->m->ids[id].no_contraction;
    sc_work(t, 1);
+   check_narrow(t, at, op, id);
    switch (op) {
    case SpvOpNop: case SpvOpLine: case SpvOpNoLine: case SpvOpSelectionMerge: case SpvOpLoopMerge:
    case SpvOpPhi: case SpvOpLabel: case SpvOpFunction: case SpvOpFunctionParameter:
@@ -2986,7 +3093,7 @@ void sc_instruction(struct sc_tx *t, uint32_t at)
    case SpvOpConvertUToF: convert(t, at, ISA_OP_I2F_U); return;
    case SpvOpUConvert: int_convert(t, at, false); return;
    case SpvOpSConvert: int_convert(t, at, true); return;
-   case SpvOpFConvert: unop(t, at, ISA_OP_MOV, ISA_OP_NOP, 0); return;
+   case SpvOpFConvert: float_convert(t, at); return;
    case SpvOpBitcast: bitcast(t, at); return;
    case SpvOpConvertUToPtr:
    case SpvOpConvertPtrToU: {

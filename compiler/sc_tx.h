@@ -43,7 +43,7 @@ enum sc_tkind { SC_TK_VOID, SC_TK_BOOL, SC_TK_INT, SC_TK_FLOAT, SC_TK_VECTOR, SC
 
 struct sc_tinfo {
    enum sc_tkind kind;
-   uint32_t width;              /* scalars: 32 or 64 */
+   uint32_t width;              /* scalars: 8, 16, 32 or 64 (bool: 32) */
    bool is_signed;
    uint32_t elem;               /* vector, matrix (column type), arrays: element type */
    uint32_t count;              /* vector, matrix, array: element count */

@@ -24,13 +24,13 @@ struct sc_tinfo sc_type_of(const struct sc_tx *t, uint32_t type)
       ti.kind = SC_TK_INT;
       ti.width = sc_arg(t, at, 2);
       ti.is_signed = sc_arg(t, at, 3) != 0;
-      if (ti.width != 32 && ti.width != 64)
+      if (ti.width != 8 && ti.width != 16 && ti.width != 32 && ti.width != 64)
          FAIL("unsupported %u-bit integers", ti.width);
       break;
    case SpvOpTypeFloat:
       ti.kind = SC_TK_FLOAT;
       ti.width = sc_arg(t, at, 2);
-      if (ti.width != 32)
+      if (ti.width != 16 && ti.width != 32)
          FAIL("unsupported %u-bit floats", ti.width);
       break;
    case SpvOpTypeVector:

@@ -26,6 +26,8 @@ const struct sg_extension sg_device_extensions[] = {
    {SG_EXT_EXT_scalar_block_layout, VK_EXT_SCALAR_BLOCK_LAYOUT_SPEC_VERSION},
    {SG_EXT_EXT_subgroup_size_control, VK_EXT_SUBGROUP_SIZE_CONTROL_SPEC_VERSION},
    {SG_EXT_EXT_tooling_info, VK_EXT_TOOLING_INFO_SPEC_VERSION},
+   {SG_EXT_KHR_16bit_storage, VK_KHR_16BIT_STORAGE_SPEC_VERSION},
+   {SG_EXT_KHR_8bit_storage, VK_KHR_8BIT_STORAGE_SPEC_VERSION},
    {SG_EXT_KHR_buffer_device_address, VK_KHR_BUFFER_DEVICE_ADDRESS_SPEC_VERSION},
    {SG_EXT_KHR_descriptor_update_template, VK_KHR_DESCRIPTOR_UPDATE_TEMPLATE_SPEC_VERSION},
    {SG_EXT_KHR_driver_properties, VK_KHR_DRIVER_PROPERTIES_SPEC_VERSION},

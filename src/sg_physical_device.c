@@ -58,6 +58,16 @@ static void init_features(struct sg_core_features *f)
    f->v12.descriptorBindingUpdateUnusedWhilePending = VK_TRUE;
    f->v12.descriptorBindingPartiallyBound = VK_TRUE;
    f->v12.runtimeDescriptorArray = VK_TRUE;
+   /* 8- and 16-bit values in buffers and push constants: the execution
+    * units have byte and halfword accesses, and the compiler loads, stores
+    * and converts them (not yet their arithmetic: shaderFloat16,
+    * shaderInt16 and shaderInt8 stay off). */
+   f->v11.storageBuffer16BitAccess = VK_TRUE;
+   f->v11.uniformAndStorageBuffer16BitAccess = VK_TRUE;
+   f->v11.storagePushConstant16 = VK_TRUE;
+   f->v12.storageBuffer8BitAccess = VK_TRUE;
+   f->v12.uniformAndStorageBuffer8BitAccess = VK_TRUE;
+   f->v12.storagePushConstant8 = VK_TRUE;
    /* Offsets come from the SPIR-V decorations, whatever layout rule made them. */
    f->v12.scalarBlockLayout = VK_TRUE;
    f->v12.uniformBufferStandardLayout = VK_TRUE;

@@ -5,10 +5,13 @@
  * (row- and column-major matrices, 16-byte array strides), several sets
  * and bindings, descriptor arrays, dynamic offsets, buffer device
  * addresses, specialization constants, the built-in ids of 3-D dispatches,
- * structs copied between std140 and std430 layouts, OpArrayLength, and
- * robust buffer access.
+ * structs copied between std140 and std430 layouts, OpArrayLength,
+ * robust buffer access, and 8- and 16-bit storage (byte and halfword
+ * accesses, also at a range's end under robust access).
  */
 #include "sct.h"
+
+#include "../common/sgt_half.h"
 
 #define SENTINEL 0xdeadbeefu
 
@@ -735,6 +738,108 @@ static void test_array_length(struct sct *s)
    }
 }
 
+/* ---- 8- and 16-bit storage ------------------------------------------------------- */
+
+/* One invocation's expected words of Out (5) and bytes of Out16 (6). */
+static void narrow_ref(const uint8_t *in, uint32_t g, uint16_t scale, int8_t bias,
+                       struct sct_want *o, uint8_t *w)
+{
+   const uint8_t *x = in + 8 * g;
+   uint16_t h = (uint16_t)(x[0] | x[1] << 8), u = (uint16_t)(x[4] | x[5] << 8);
+   int16_t sv = (int16_t)(x[2] | x[3] << 8);
+   float f = sgt_half_to_float(h) * sgt_half_to_float(scale);
+   o[0] = sct_fx(f);
+   o[1] = sct_i((int32_t)sv + bias);
+   o[2] = sct_u(u);
+   o[3] = sct_i((int8_t)x[6]);
+   o[4] = sct_u(x[7]);
+   uint16_t wh = sgt_float_to_half(f * 3.0f), wu = (uint16_t)(u + g);
+   w[0] = (uint8_t)wh, w[1] = (uint8_t)(wh >> 8);
+   w[2] = (uint8_t)wu, w[3] = (uint8_t)(wu >> 8);
+   w[4] = (uint8_t)(x[7] * 3u);
+   w[5] = (uint8_t)((int8_t)x[6] - 1);
+}
+
+/* Runs narrow.comp for one width and local size; robust: the last three
+ * invocations fall past the buffers' ranges (their loads read 0, their
+ * stores are dropped; the last in-range element's bytes, up to the
+ * range's end, are written). */
+static void narrow_run(struct sct *s, uint32_t w, uint32_t l, bool robust)
+{
+   static const struct sc_binding b[3] = {{0, SC_DESC_STORAGE_BUFFER, 1, 0, 0},
+                                          {1, SC_DESC_STORAGE_BUFFER, 1, 16, 0},
+                                          {2, SC_DESC_STORAGE_BUFFER, 1, 32, 0}};
+   static const struct sc_set_layout set = {3, b};
+   char what[80];
+   snprintf(what, sizeof(what), "narrow W=%u L=%u%s", w, l, robust ? " robust" : "");
+   struct sct_opts so;
+   variant_options(&so, what, sizeof(what), w, l, &set);
+   so.o.robust_buffer_access = robust;
+   struct sc_program p;
+   if (!sct_compile_named("narrow", &so.o, &p, what))
+      return;
+   uint32_t slots = sct_map_count(l) / l * l + l, groups = slots / l;
+   uint32_t n = robust ? slots - 3 : slots;
+   sct_fresh(s);
+   uint8_t *in, *w16;
+   uint32_t *out;
+   uint64_t in_va = sct_buf(s, 8ull * slots, &in);
+   uint64_t out_va = sct_buf_fill(s, 20ull * slots, SENTINEL, &out);
+   uint64_t w_va = sct_buf_fill(s, 6ull * slots + 4, SENTINEL, &w16);
+   for (uint32_t g = 0; g < slots; g++) {
+      uint16_t h = sgt_float_to_half(((float)g - 40.0f) * 0.37f);
+      uint16_t sv = (uint16_t)(int16_t)(((int32_t)g - 50) * 613), u = (uint16_t)(65535u - g * 97u);
+      uint8_t *x = in + 8 * g;
+      x[0] = (uint8_t)h, x[1] = (uint8_t)(h >> 8), x[2] = (uint8_t)sv, x[3] = (uint8_t)(sv >> 8);
+      x[4] = (uint8_t)u, x[5] = (uint8_t)(u >> 8), x[6] = (uint8_t)(g * 37u + 5u);
+      x[7] = (uint8_t)(255u - g);
+   }
+   uint64_t set_va = sct_buf(s, 64, NULL);
+   sct_descriptor(s, set_va, 0, in_va, 8ull * n);
+   sct_descriptor(s, set_va, 16, out_va, 20ull * n);
+   sct_descriptor(s, set_va, 32, w_va, 6ull * n);
+   const uint16_t scale = sgt_float_to_half(1.5f);
+   const int8_t bias = -7;
+   struct hw_root_table root = {.sets = {set_va}};
+   memcpy(root.push, &n, 4);
+   memcpy(root.push + 4, &scale, 2);
+   memcpy(root.push + 6, &bias, 1);
+   bool ok = sct_launch(s, &p, (uint32_t[3]){groups, 1, 1}, sct_root_upload(s, &root), what);
+   int budget = 6;
+   for (uint32_t g = 0; ok && g < slots && budget > 0; g++) {
+      struct sct_want o[5];
+      uint8_t wb[6];
+      narrow_ref(in, g, scale, bias, o, wb);
+      if (g >= n) {   /* past the ranges: nothing written */
+         for (int k = 0; k < 5; k++)
+            o[k] = sct_u(SENTINEL);
+         for (int k = 0; k < 6; k++)
+            wb[k] = (uint8_t)(SENTINEL >> (8 * ((6 * g + (uint32_t)k) % 4)));
+      }
+      char at[120];
+      snprintf(at, sizeof(at), "%s invocation %u", what, g);
+      ok &= check_words(out + 5 * g, o, 5, at);
+      for (int k = 0; k < 6; k++) {
+         if (w16[6 * g + (uint32_t)k] != wb[k] && budget-- > 0)
+            HWT_CHECK(false, "%s: Out16 byte %d is 0x%02x, want 0x%02x", at, k,
+                      w16[6 * g + (uint32_t)k], wb[k]);
+      }
+   }
+   sc_program_free(&p);
+}
+
+static void test_narrow(struct sct *s)
+{
+   for (uint32_t wi = 0; wi < 4; wi++) {
+      for (uint32_t li = 0; li < 4; li++) {
+         if (!sct_matrix_pair(sct_widths[wi], sct_locals[li]))
+            continue;
+         narrow_run(s, sct_widths[wi], sct_locals[li], false);
+         narrow_run(s, sct_widths[wi], sct_locals[li], true);
+      }
+   }
+}
+
 /* ---- robust buffer access -------------------------------------------------------- */
 
 static void test_robust(struct sct *s)
@@ -807,6 +912,7 @@ int main(int argc, char **argv)
       {"spec", test_spec},       {"ids", test_ids},         {"array_length", test_array_length},
       {"struct_copy", test_struct_copy},
       {"robust", test_robust},
+      {"narrow", test_narrow},
    };
    struct sct s;
    sct_init(&s);

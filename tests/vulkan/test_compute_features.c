@@ -41,7 +41,13 @@
  *   max and or on a storage buffer, and add on a shared variable;
  * - host_query_reset: vkResetQueryPool makes written timestamps unavailable;
  * - debug_printf (VK_KHR_shader_non_semantic_info, core in 1.3): a
- *   debugPrintfEXT line reaches softgpu's log.
+ *   debugPrintfEXT line reaches softgpu's log;
+ * - storage16, storage8 (storageBuffer16BitAccess, storagePushConstant16;
+ *   storageBuffer8BitAccess, storagePushConstant8): 16-bit floats and
+ *   integers, and 8-bit integers, from storage buffers and push constants,
+ *   widened signed and unsigned, and narrowed into buffers where
+ *   neighbouring invocations write neighbouring halfwords and bytes (a
+ *   narrowing to binary16 rounds to nearest even).
  *
  * The device enables every advertised feature; a subtest whose feature is
  * not advertised prints SKIP (sgt_skip) and passes, which the check of the
@@ -51,6 +57,7 @@
 #include <string.h>
 
 #include "sgt_compute.h"
+#include "sgt_half.h"
 #include "sgt_sync.h"
 
 #define MAXWG 128
@@ -917,6 +924,104 @@ static void debug_printf(struct sgt_cdev *d)
    sgt_kernel_destroy(d, &k);
 }
 
+static void storage16(struct sgt_cdev *d)
+{
+   if (!d->features11.storageBuffer16BitAccess || !d->features11.storagePushConstant16) {
+      sgt_skip("storage16", "storageBuffer16BitAccess or storagePushConstant16 is not advertised");
+      return;
+   }
+   const uint32_t n = 256;
+   struct sgt_kernel k;
+   sgt_kernel_create(d, &k, SGT_SHADER("storage16"), 4, 4, NULL);
+   struct sgt_buffer halfs, shorts, out, out16;
+   sgt_cbuffer(d, 4 * n, &halfs);
+   sgt_cbuffer(d, 4 * n, &shorts);
+   sgt_cbuffer(d, 16 * n, &out);
+   sgt_cbuffer(d, 4 * n, &out16);
+   uint16_t *h = halfs.map, *s = shorts.map;
+   for (uint32_t i = 0; i < n; i++) {
+      h[2 * i] = sgt_float_to_half(((float)i - 100.0f) * 0.37f);
+      h[2 * i + 1] = sgt_float_to_half(1.0f / ((float)i + 0.5f));
+      s[2 * i] = (uint16_t)(int16_t)(((int32_t)i - 128) * 251);
+      s[2 * i + 1] = (uint16_t)(65535u - i * 211u);
+   }
+   const uint16_t push[2] = {sgt_float_to_half(1.5f), (uint16_t)(int16_t)-300};
+   const struct sgt_buffer *bufs[] = {&halfs, &shorts, &out, &out16};
+   sgt_kernel_bind(d, &k, bufs);
+   VkCommandBuffer cmd = sgt_cmd_begin(d);
+   sgt_kernel_dispatch(cmd, &k, push, n / 64, 1, 1);
+   sgt_cmd_submit_wait(d, cmd);
+   const uint32_t *r = out.map;
+   const uint16_t *o = out16.map;
+   uint32_t bad = 0;
+   for (uint32_t i = 0; i < n && bad < 8; i++) {
+      float fx = sgt_half_to_float(h[2 * i]) * 1.5f, fy = sgt_half_to_float(h[2 * i + 1]) * 1.5f;
+      float gx, gy;
+      memcpy(&gx, &r[4 * i], 4);
+      memcpy(&gy, &r[4 * i + 1], 4);
+      int32_t si = (int32_t)(int16_t)s[2 * i] - 300;
+      uint32_t ui = s[2 * i + 1];
+      uint16_t wh = sgt_float_to_half(fx * 3.0f), wu = (uint16_t)(ui * 3u + i);
+      bool ok = gx == fx && gy == fy && (int32_t)r[4 * i + 2] == si && r[4 * i + 3] == ui &&
+                o[2 * i] == wh && o[2 * i + 1] == wu;
+      if (!ok) {
+         bad++;
+         SGT_CHECK(false,
+                   "invocation %u: f (%g, %g) want (%g, %g), si %d want %d, ui %u want %u, "
+                   "h 0x%04x want 0x%04x, u %u want %u",
+                   i, gx, gy, fx, fy, (int32_t)r[4 * i + 2], si, r[4 * i + 3], ui, o[2 * i], wh,
+                   o[2 * i + 1], wu);
+      }
+   }
+   sgt_cbuffer_destroy(d, &halfs);
+   sgt_cbuffer_destroy(d, &shorts);
+   sgt_cbuffer_destroy(d, &out);
+   sgt_cbuffer_destroy(d, &out16);
+   sgt_kernel_destroy(d, &k);
+}
+
+static void storage8(struct sgt_cdev *d)
+{
+   if (!d->features12.storageBuffer8BitAccess || !d->features12.storagePushConstant8) {
+      sgt_skip("storage8", "storageBuffer8BitAccess or storagePushConstant8 is not advertised");
+      return;
+   }
+   const uint32_t n = 256;
+   struct sgt_kernel k;
+   sgt_kernel_create(d, &k, SGT_SHADER("storage8"), 3, 4, NULL);
+   struct sgt_buffer bytes, out, out8;
+   sgt_cbuffer(d, 2 * n, &bytes);
+   sgt_cbuffer(d, 8 * n, &out);
+   sgt_cbuffer(d, n, &out8);
+   uint8_t *b = bytes.map;
+   for (uint32_t i = 0; i < n; i++) {
+      b[2 * i] = (uint8_t)(i * 37u + 5u);   /* read as int8_t: both signs */
+      b[2 * i + 1] = (uint8_t)(255u - i);
+   }
+   const uint8_t push[4] = {200, (uint8_t)(int8_t)-7, 0, 0};
+   const struct sgt_buffer *bufs[] = {&bytes, &out, &out8};
+   sgt_kernel_bind(d, &k, bufs);
+   VkCommandBuffer cmd = sgt_cmd_begin(d);
+   sgt_kernel_dispatch(cmd, &k, push, n / 64, 1, 1);
+   sgt_cmd_submit_wait(d, cmd);
+   const int32_t *r = out.map;
+   const uint8_t *o = out8.map;
+   uint32_t bad = 0;
+   for (uint32_t i = 0; i < n && bad < 8; i++) {
+      int32_t x = (int32_t)(int8_t)b[2 * i] + 7, y = (int32_t)b[2 * i + 1] + 200;
+      uint8_t w = (uint8_t)(b[2 * i + 1] * 5u + 1u);
+      if (r[2 * i] != x || r[2 * i + 1] != y || o[i] != w) {
+         bad++;
+         SGT_CHECK(false, "invocation %u: (%d, %d) want (%d, %d), byte %u want %u", i, r[2 * i],
+                   r[2 * i + 1], x, y, o[i], w);
+      }
+   }
+   sgt_cbuffer_destroy(d, &bytes);
+   sgt_cbuffer_destroy(d, &out);
+   sgt_cbuffer_destroy(d, &out8);
+   sgt_kernel_destroy(d, &k);
+}
+
 int main(int argc, char **argv)
 {
    static const struct sgt_subtest tests[] = {
@@ -936,6 +1041,8 @@ int main(int argc, char **argv)
       {"int64_shared_atomics", int64_shared_atomics},
       {"host_query_reset", host_query_reset},
       {"debug_printf", debug_printf},
+      {"storage16", storage16},
+      {"storage8", storage8},
    };
    const struct sgt_compute_options opts = {.every_feature = true};
    return sgt_compute_main(argc, argv, &opts, tests, sizeof(tests) / sizeof(tests[0]));
