@@ -339,11 +339,14 @@ void sc_find_counted_loops(struct sc_tx *t)
 {
    t->pass = SC_PASS_UNROLL;
    t->counted = calloc(t->block_count, sizeof(*t->counted));
-   uint8_t *in = calloc(t->block_count, 1);
-   if (!t->counted || !in) {
-      free(in);
+   if (!t->counted)
       FAIL("out of memory");
-   }
+   /* owned: malformed input fails the compile inside the walk, and the
+    * translator's clean-up frees what it owns */
+   uint8_t *in = calloc(t->block_count ? t->block_count : 1, 1);
+   if (!in)
+      FAIL("out of memory");
+   sc_own(t, in);
    struct sc_counted c;
    for (uint32_t i = 0; i < t->block_count; i++) {
       const struct sc_block *hb = &t->blocks[i];
@@ -351,12 +354,10 @@ void sc_find_counted_loops(struct sc_tx *t)
       if (!hb->merge || sc_op(t->m, hb->merge) != SpvOpLoopMerge || !counted_loop_found(t, hb, &c, in))
          continue;
       t->counted[i] = malloc(sizeof(c));
-      if (!t->counted[i]) {
-         free(in);
+      if (!t->counted[i])
          FAIL("out of memory");
-      }
       *t->counted[i] = c;
    }
-   free(in);
+   sc_disown(t, in);
    t->pass = SC_PASS_TRANSLATE;
 }
