@@ -445,28 +445,33 @@ static inline uint32_t icmp64(uint32_t mod, uint64_t a, uint64_t b)
    }
 }
 
+/* An isa_fcmp comparison of two floats of type T (float or double: one
+ * body, so both widths order and treat NaNs alike). */
+#define FCMP_BODY(mod, a, b)                                                    \
+   bool uno = a != a || b != b;                                                 \
+   switch (mod) {                                                               \
+   case ISA_FCMP_OEQ: return !uno && a == b;                                    \
+   case ISA_FCMP_ONE: return !uno && a != b;                                    \
+   case ISA_FCMP_OLT: return !uno && a < b;                                     \
+   case ISA_FCMP_OLE: return !uno && a <= b;                                    \
+   case ISA_FCMP_OGT: return !uno && a > b;                                     \
+   case ISA_FCMP_OGE: return !uno && a >= b;                                    \
+   case ISA_FCMP_UEQ: return uno || a == b;                                     \
+   case ISA_FCMP_UNE: return uno || a != b;                                     \
+   case ISA_FCMP_ULT: return uno || a < b;                                      \
+   case ISA_FCMP_ULE: return uno || a <= b;                                     \
+   case ISA_FCMP_UGT: return uno || a > b;                                      \
+   case ISA_FCMP_UGE: return uno || a >= b;                                     \
+   case ISA_FCMP_ORD: return !uno;                                              \
+   case ISA_FCMP_UNO: return uno;                                               \
+   case ISA_FCMP_ISNAN: return a != a;                                          \
+   case ISA_FCMP_ISINF: return isinf(a) != 0;                                   \
+   default: return 0;                                                           \
+   }
+
 static inline uint32_t fcmp(uint32_t mod, float a, float b)
 {
-   bool uno = a != a || b != b;
-   switch (mod) {
-   case ISA_FCMP_OEQ: return !uno && a == b;
-   case ISA_FCMP_ONE: return !uno && a != b;
-   case ISA_FCMP_OLT: return !uno && a < b;
-   case ISA_FCMP_OLE: return !uno && a <= b;
-   case ISA_FCMP_OGT: return !uno && a > b;
-   case ISA_FCMP_OGE: return !uno && a >= b;
-   case ISA_FCMP_UEQ: return uno || a == b;
-   case ISA_FCMP_UNE: return uno || a != b;
-   case ISA_FCMP_ULT: return uno || a < b;
-   case ISA_FCMP_ULE: return uno || a <= b;
-   case ISA_FCMP_UGT: return uno || a > b;
-   case ISA_FCMP_UGE: return uno || a >= b;
-   case ISA_FCMP_ORD: return !uno;
-   case ISA_FCMP_UNO: return uno;
-   case ISA_FCMP_ISNAN: return a != a;
-   case ISA_FCMP_ISINF: return isinf(a) != 0;
-   default: return 0;
-   }
+   FCMP_BODY(mod, a, b)
 }
 
 static inline uint32_t fcmp_u32(uint32_t mod, uint32_t a, uint32_t b)
@@ -681,26 +686,7 @@ static inline uint32_t hcmp(uint32_t mod, uint32_t a, uint32_t b)
 
 static inline uint32_t dcmp(uint32_t mod, double a, double b)
 {
-   bool uno = a != a || b != b;
-   switch (mod) {
-   case ISA_FCMP_OEQ: return !uno && a == b;
-   case ISA_FCMP_ONE: return !uno && a != b;
-   case ISA_FCMP_OLT: return !uno && a < b;
-   case ISA_FCMP_OLE: return !uno && a <= b;
-   case ISA_FCMP_OGT: return !uno && a > b;
-   case ISA_FCMP_OGE: return !uno && a >= b;
-   case ISA_FCMP_UEQ: return uno || a == b;
-   case ISA_FCMP_UNE: return uno || a != b;
-   case ISA_FCMP_ULT: return uno || a < b;
-   case ISA_FCMP_ULE: return uno || a <= b;
-   case ISA_FCMP_UGT: return uno || a > b;
-   case ISA_FCMP_UGE: return uno || a >= b;
-   case ISA_FCMP_ORD: return !uno;
-   case ISA_FCMP_UNO: return uno;
-   case ISA_FCMP_ISNAN: return a != a;
-   case ISA_FCMP_ISINF: return isinf(a) != 0;
-   default: return 0;
-   }
+   FCMP_BODY(mod, a, b)
 }
 
 /* binary64 to integers: saturating, NaN -> 0 (as F2I). */
