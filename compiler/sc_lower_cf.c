@@ -303,7 +303,10 @@ static struct sc_opnd case_compare(struct sc_tx *t, struct sc_opnd sel, uint32_t
 static void switch_construct(struct sc_tx *t, struct sc_block *blk, uint32_t merge)
 {
    uint32_t at = blk->term, len = sc_len(t->m, at), lw = sc_switch_literal_words(t, at);
-   struct sc_opnd sel = sc_get1(t, sc_arg(t, at, 1), 0);
+   /* An 8- or 16-bit selector's literals are extended as its type says
+    * (SPIR-V 2.2.1: sign-extended for signed types, else zero). */
+   struct sc_tinfo st = sc_scalar_at(t, sc_idp(t, sc_arg(t, at, 1))->type, 0);
+   struct sc_opnd sel = sc_get_extended(t, sc_arg(t, at, 1), 0, st.is_signed);
    uint32_t deflt = sc_arg(t, at, 2);
    /* one per distinct target: as many as the instruction names, up to every
     * block (a switch may have hundreds of cases) */

@@ -120,6 +120,11 @@ bool sc_capability_implemented(uint32_t c)
    case SpvCapabilityStorageBuffer8BitAccess:
    case SpvCapabilityUniformAndStorageBuffer8BitAccess:
    case SpvCapabilityStoragePushConstant8:
+   /* And their arithmetic (sc_translate.c's views: extended integers,
+    * binary16 instructions or binary32 rounded once). */
+   case SpvCapabilityInt16:
+   case SpvCapabilityInt8:
+   case SpvCapabilityFloat16:
       return true;
    default:
       return false;

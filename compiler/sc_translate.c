@@ -145,7 +145,7 @@ static struct sc_opnd pointer_address(struct sc_tx *t, const struct ptr *p);
 
 /* The components of a value; constants are produced on the spot. The
  * returned array is the caller's to free when `owned` is set. */
-struct sc_opnd *sc_get(struct sc_tx *t, uint32_t id, uint32_t *n, bool *owned)
+static struct sc_opnd *get_raw(struct sc_tx *t, uint32_t id, uint32_t *n, bool *owned)
 {
    const struct sc_id *d = sc_idp(t, id);
    if (is_constant_op(d->opcode)) {
@@ -175,6 +175,63 @@ struct sc_opnd *sc_get(struct sc_tx *t, uint32_t id, uint32_t *n, bool *owned)
    return v->comp;
 }
 
+/* An 8- or 16-bit integer widened: its low `from` bits zero- or
+ * sign-extended (the register's upper bits may hold anything, see
+ * "Values narrower and wider than 32 bits" in docs/architecture.md). */
+static struct sc_opnd canonical(struct sc_tx *t, struct sc_opnd x, uint32_t from, bool is_signed)
+{
+   if (from >= 32)
+      return x;
+   uint32_t mask = (1u << from) - 1;
+   if (x.kind == SC_IMM) {
+      uint32_t v = x.value & mask;
+      return sc_imm(is_signed && (v >> (from - 1)) ? v | ~mask : v);
+   }
+   if (is_signed)
+      return sc_alu(t, ISA_OP_BFE_S, 0, x, sc_imm(0), sc_imm(from));
+   return sc_alu(t, ISA_OP_AND, 0, x, sc_imm(mask), sc_none());
+}
+
+/* Whether a value of type `type` has 8- or 16-bit numeric scalars. */
+static bool narrow_type(const struct sc_tx *t, uint32_t type)
+{
+   if (type == 0 || type >= t->m->bound || !t->m->ids[type].def)
+      return false;
+   struct sc_tinfo ti = sc_type_of(t, type);
+   if (ti.kind == SC_TK_VECTOR || ti.kind == SC_TK_MATRIX)
+      ti = sc_type_of(t, ti.elem);
+   return (ti.kind == SC_TK_INT || ti.kind == SC_TK_FLOAT) && ti.width < 32;
+}
+
+/* The components of value id as t->view presents them to the instruction
+ * being translated (enum sc_view). */
+static struct sc_opnd *present(struct sc_tx *t, uint32_t id, struct sc_opnd *c, uint32_t n,
+                               bool *owned)
+{
+   uint32_t type = sc_idp(t, id)->type;
+   struct sc_opnd *out = *owned ? c : sc_owned_array(t, n);
+   for (uint32_t i = 0; i < n; i++) {
+      struct sc_tinfo s = sc_scalar_at(t, type, i);
+      struct sc_opnd x = c[i];
+      if (s.kind == SC_TK_INT && s.width < 32 && (t->view & (SC_VIEW_ZEXT | SC_VIEW_SEXT)))
+         x = canonical(t, x, s.width, (t->view & SC_VIEW_SEXT) != 0);
+      else if (s.kind == SC_TK_FLOAT && s.width == 16 && (t->view & SC_VIEW_F32))
+         x = x.kind == SC_IMM ? sc_imm(isa_h2f(x.value))
+                              : sc_alu(t, ISA_OP_H2F, 0, x, sc_none(), sc_none());
+      out[i] = x;
+   }
+   *owned = true;
+   return out;
+}
+
+struct sc_opnd *sc_get(struct sc_tx *t, uint32_t id, uint32_t *n, bool *owned)
+{
+   struct sc_opnd *c = get_raw(t, id, n, owned);
+   if (t->view != SC_VIEW_RAW && narrow_type(t, sc_idp(t, id)->type))
+      c = present(t, id, c, *n, owned);
+   return c;
+}
+
 /* Scalar component i of a value. */
 struct sc_opnd sc_get1(struct sc_tx *t, uint32_t id, uint32_t i)
 {
@@ -187,6 +244,15 @@ struct sc_opnd sc_get1(struct sc_tx *t, uint32_t id, uint32_t i)
    if (owned)
       sc_disown(t, c);
    return r;
+}
+
+/* Component i of integer value id, extended to 32 bits if it is an 8- or
+ * 16-bit integer (indices, switch selectors). */
+struct sc_opnd sc_get_extended(struct sc_tx *t, uint32_t id, uint32_t i, bool is_signed)
+{
+   struct sc_opnd x = sc_get1(t, id, i);
+   struct sc_tinfo s = sc_scalar_at(t, sc_idp(t, id)->type, i);
+   return s.kind == SC_TK_INT ? canonical(t, x, s.width, is_signed) : x;
 }
 
 /* ---- layouts ------------------------------------------------------------------------ */
@@ -998,10 +1064,12 @@ static struct ptr pointer_of(struct sc_tx *t, uint32_t id)
                        .offset = sc_imm(0), .explicit_layout = true};
 }
 
+/* An index: SPIR-V's access chains treat theirs as signed (2.16.1 "Indexes
+ * ... are treated as signed"), so an 8- or 16-bit one is sign-extended. */
 static struct sc_opnd index_operand(struct sc_tx *t, uint32_t id)
 {
    struct sc_tinfo ti = sc_type_of(t, sc_idp(t, id)->type);
-   struct sc_opnd i = sc_get1(t, id, 0);
+   struct sc_opnd i = sc_get_extended(t, id, 0, true);
    if (sc_is64(&ti))
       i = sc_part_of(i, 0);   /* a descriptor or vector component: anything larger is out of range */
    return i;
@@ -1014,7 +1082,7 @@ static void step_index(struct sc_tx *t, struct ptr *p, uint32_t id, uint32_t str
    const struct sc_id *d = sc_idp(t, id);
    struct sc_tinfo ti = sc_type_of(t, d->type);
    if (!sc_is64(&ti)) {
-      advance(t, p, sc_get1(t, id, 0), stride);
+      advance(t, p, sc_get_extended(t, id, 0, true), stride);
       return;
    }
    if (d->opcode == SpvOpConstant && sc_len(t->m, d->def) == 5) {
@@ -1322,6 +1390,30 @@ static struct sc_tinfo operand_scalar(struct sc_tx *t, uint32_t id)
    return sc_scalar_at(t, sc_idp(t, id)->type, 0);
 }
 
+/* The binary16 form of a float operation on 16-bit operands ("Values
+ * narrower and wider than 32 bits", docs/architecture.md); the others go
+ * through binary32 (SC_VIEW_F32) and never reach here with 16 bits.
+ * Negation and absolute value are the sign bit's. */
+static enum isa_op at_width(const struct sc_tinfo *s, enum isa_op op, struct sc_opnd *b)
+{
+   if (s->kind != SC_TK_FLOAT || s->width != 16)
+      return op;
+   switch (op) {
+   case ISA_OP_FADD: return ISA_OP_HADD;
+   case ISA_OP_FSUB: return ISA_OP_HSUB;
+   case ISA_OP_FMUL: return ISA_OP_HMUL;
+   case ISA_OP_FDIV: return ISA_OP_HDIV;
+   case ISA_OP_FFMA: return ISA_OP_HFMA;
+   case ISA_OP_FSQRT: return ISA_OP_HSQRT;
+   case ISA_OP_FMIN: return ISA_OP_HMIN;
+   case ISA_OP_FMAX: return ISA_OP_HMAX;
+   case ISA_OP_FCMP: return ISA_OP_HCMP;
+   case ISA_OP_FNEG: *b = sc_imm(0x8000u); return ISA_OP_XOR;
+   case ISA_OP_FABS: *b = sc_imm(0x7fffu); return ISA_OP_AND;
+   default: return op;
+   }
+}
+
 /* dst = op(a, b) per component, 32- or 64-bit by the result's width. */
 static void binop(struct sc_tx *t, uint32_t at, enum isa_op op32, enum isa_op op64, uint32_t mod)
 {
@@ -1329,7 +1421,8 @@ static void binop(struct sc_tx *t, uint32_t at, enum isa_op op32, enum isa_op op
    struct sc_operands a = sc_operand(t, sc_arg(t, at, 3)), b = sc_operand(t, sc_arg(t, at, 4));
    struct sc_val *v = sc_result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
    for (uint32_t i = 0; i < v->n; i++) {
-      enum isa_op op = sc_is64(&rs) ? op64 : op32;
+      struct sc_opnd unused;
+      enum isa_op op = sc_is64(&rs) ? op64 : at_width(&rs, op32, &unused);
       if (op == ISA_OP_NOP)
          FAIL("unsupported 64-bit operation (opcode %u)", sc_op(t->m, at));
       struct sc_opnd bb = pick(&b, i);
@@ -1357,10 +1450,11 @@ static void unop(struct sc_tx *t, uint32_t at, enum isa_op op32, enum isa_op op6
    struct sc_operands a = sc_operand(t, sc_arg(t, at, 3));
    struct sc_val *v = sc_result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
    for (uint32_t i = 0; i < v->n; i++) {
-      enum isa_op op = sc_is64(&rs) ? op64 : op32;
+      struct sc_opnd b = sc_none();
+      enum isa_op op = sc_is64(&rs) ? op64 : at_width(&rs, op32, &b);
       if (op == ISA_OP_NOP)
          FAIL("unsupported 64-bit operation (opcode %u)", sc_op(t->m, at));
-      sc_emit(t, op, mod, v->comp[i], pick(&a, i), sc_none(), sc_none());
+      sc_emit(t, op, mod, v->comp[i], pick(&a, i), b, sc_none());
    }
    sc_release(&a);
 }
@@ -1392,8 +1486,10 @@ static void bitwise(struct sc_tx *t, uint32_t at, enum isa_op op, bool unary)
 static void compare(struct sc_tx *t, uint32_t at, enum isa_op op, uint32_t mod)
 {
    struct sc_tinfo s = operand_scalar(t, sc_arg(t, at, 3));
+   struct sc_opnd unused;
    if (op == ISA_OP_ICMP && sc_is64(&s))
       op = ISA_OP_ICMP64;
+   op = at_width(&s, op, &unused);
    struct sc_operands a = sc_operand(t, sc_arg(t, at, 3));
    struct sc_operands b = sc_len(t->m, at) > 4 ? sc_operand(t, sc_arg(t, at, 4)) : a;
    struct sc_val *v = sc_result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
@@ -1423,19 +1519,8 @@ static void select_op(struct sc_tx *t, uint32_t at)
    sc_release(&b);
 }
 
-/* Integer width changes: 32 -> 64 extends, 64 -> 32 truncates. */
-/* An 8- or 16-bit integer widened: its low `from` bits zero- or
- * sign-extended (the register's upper bits may hold anything, see
- * "Values narrower and wider than 32 bits" in docs/architecture.md). */
-static struct sc_opnd canonical(struct sc_tx *t, struct sc_opnd x, uint32_t from, bool is_signed)
-{
-   if (from >= 32)
-      return x;
-   if (is_signed)
-      return sc_alu(t, ISA_OP_BFE_S, 0, x, sc_imm(0), sc_imm(from));
-   return sc_alu(t, ISA_OP_AND, 0, x, sc_imm((1u << from) - 1), sc_none());
-}
-
+/* Integer width changes: 32 -> 64 extends, 64 -> 32 truncates, 8 and
+ * 16 bits extend to 32 first. */
 static void int_convert(struct sc_tx *t, uint32_t at, bool is_signed)
 {
    struct sc_tinfo from = operand_scalar(t, sc_arg(t, at, 3)), to = result_scalar(t, at);
@@ -1461,34 +1546,80 @@ static void int_convert(struct sc_tx *t, uint32_t at, bool is_signed)
    sc_release(&a);
 }
 
-/* OpBitcast: the same bits, possibly regrouped (u64 <-> uvec2). */
+/* A scalar's width in bits as OpBitcast regroups it (pointers: 64). */
+static uint32_t bit_width(const struct sc_tinfo *s)
+{
+   if (sc_is64(s))
+      return 64;
+   return (s->kind == SC_TK_INT || s->kind == SC_TK_FLOAT) ? s->width : 32;
+}
+
+/* A run of a value's bits: a register or immediate whose low `bits` bits
+ * they are (the others undefined). */
+struct bit_piece {
+   struct sc_opnd x;
+   uint32_t bits;
+};
+
+/* Bits [offset, offset + width) of a bit string made of pieces (widths and
+ * offsets are powers of two and aligned, as OpBitcast's types make them):
+ * a piece at least that wide shifted down, or narrower pieces put side by
+ * side. */
+static struct sc_opnd bits_at(struct sc_tx *t, const struct bit_piece *p, uint32_t np,
+                              uint32_t offset, uint32_t width)
+{
+   uint32_t start = 0, k = 0;
+   while (k < np && start + p[k].bits <= offset)
+      start += p[k++].bits;
+   if (k == np)
+      FAIL("OpBitcast between types of different sizes");
+   if (p[k].bits >= width)
+      return offset == start ? p[k].x
+                             : sc_alu(t, ISA_OP_SHR_U, 0, p[k].x, sc_imm(offset - start), sc_none());
+   struct sc_opnd acc = sc_none();
+   for (uint32_t got = 0; got < width; got += p[k++].bits) {
+      if (k == np)
+         FAIL("OpBitcast between types of different sizes");
+      struct sc_opnd x = canonical(t, p[k].x, p[k].bits, false);
+      if (got)
+         x = sc_alu(t, ISA_OP_SHL, 0, x, sc_imm(got), sc_none());
+      acc = got ? sc_alu(t, ISA_OP_OR, 0, acc, x, sc_none()) : x;
+   }
+   return acc;
+}
+
+/* OpBitcast: the same bits, regrouped (u64 <-> uvec2, f16vec2 <-> uint,
+ * i8vec4 <-> uint, ...): the source read as a bit string, its components
+ * in order from bit 0, and each result component cut from it. */
 static void bitcast(struct sc_tx *t, uint32_t at)
 {
    uint32_t type = sc_arg(t, at, 1), id = sc_arg(t, at, 2), src = sc_arg(t, at, 3);
    struct sc_operands a = sc_operand(t, src);
-   /* Flatten the source into 32-bit words. */
-   struct sc_opnd words[SC_MAX_COMPONENTS * 2];
-   uint32_t nw = 0;
-   for (uint32_t i = 0; i < a.n; i++) {
+   struct bit_piece pieces[SC_MAX_COMPONENTS * 2];
+   uint32_t np = 0;
+   for (uint32_t i = 0; i < a.n && i < SC_MAX_COMPONENTS; i++) {
       struct sc_tinfo s = sc_scalar_at(t, sc_idp(t, src)->type, i);
-      if (sc_is64(&s)) {
-         words[nw++] = sc_part_of(a.c[i], 0);
-         words[nw++] = sc_part_of(a.c[i], 1);
+      uint32_t w = bit_width(&s);
+      if (w == 64) {
+         pieces[np++] = (struct bit_piece){sc_part_of(a.c[i], 0), 32};
+         pieces[np++] = (struct bit_piece){sc_part_of(a.c[i], 1), 32};
       } else {
-         words[nw++] = a.c[i];
+         pieces[np++] = (struct bit_piece){a.c[i], w};
       }
    }
    struct sc_val *v = sc_result(t, id, type);
-   uint32_t w = 0;
-   for (uint32_t i = 0; i < v->n && w < nw; i++) {
+   uint32_t offset = 0;
+   for (uint32_t i = 0; i < v->n; i++) {
       struct sc_tinfo s = sc_scalar_at(t, type, i);
-      if (sc_is64(&s)) {
-         sc_emit(t, ISA_OP_MOV, 0, sc_part_of(v->comp[i], 0), words[w], sc_none(), sc_none());
-         sc_emit(t, ISA_OP_MOV, 0, sc_part_of(v->comp[i], 1), words[w + 1], sc_none(), sc_none());
-         w += 2;
+      uint32_t w = bit_width(&s);
+      if (w == 64) {
+         for (uint32_t h = 0; h < 2; h++)
+            sc_emit(t, ISA_OP_MOV, 0, sc_part_of(v->comp[i], h), bits_at(t, pieces, np, offset + 32 * h, 32),
+                    sc_none(), sc_none());
       } else {
-         sc_emit(t, ISA_OP_MOV, 0, v->comp[i], words[w++], sc_none(), sc_none());
+         sc_emit(t, ISA_OP_MOV, 0, v->comp[i], bits_at(t, pieces, np, offset, w), sc_none(), sc_none());
       }
+      offset += w;
    }
    sc_release(&a);
 }
@@ -1675,8 +1806,11 @@ static void ext_unary(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, 
 {
    struct sc_operands a = sc_operand(t, sc_arg(t, at, 5));
    struct sc_val *v = sc_result(t, id, type);
+   struct sc_tinfo s = sc_scalar_at(t, type, 0);
+   struct sc_opnd b = sc_none();
+   op = at_width(&s, op, &b);
    for (uint32_t i = 0; i < v->n; i++)
-      sc_emit(t, op, mod, v->comp[i], pick(&a, i), sc_none(), sc_none());
+      sc_emit(t, op, mod, v->comp[i], pick(&a, i), b, sc_none());
    sc_release(&a);
 }
 
@@ -1685,6 +1819,9 @@ static void ext_binary(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type,
 {
    struct sc_operands a = sc_operand(t, sc_arg(t, at, 5)), b = sc_operand(t, sc_arg(t, at, 6));
    struct sc_val *v = sc_result(t, id, type);
+   struct sc_tinfo s = sc_scalar_at(t, type, 0);
+   struct sc_opnd unused;
+   op = at_width(&s, op, &unused);
    for (uint32_t i = 0; i < v->n; i++)
       sc_emit(t, op, mod, v->comp[i], pick(&a, i), pick(&b, i), sc_none());
    sc_release(&a);
@@ -1698,6 +1835,10 @@ static void ext_clamp(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, 
    struct sc_operands x = sc_operand(t, sc_arg(t, at, 5)), lo = sc_operand(t, sc_arg(t, at, 6)),
                    hi = sc_operand(t, sc_arg(t, at, 7));
    struct sc_val *v = sc_result(t, id, type);
+   struct sc_tinfo s = sc_scalar_at(t, type, 0);
+   struct sc_opnd unused;
+   max = at_width(&s, max, &unused);
+   min = at_width(&s, min, &unused);
    bool wide = isa_op_info[max].cls == ISA_CLASS_ALU64;
    for (uint32_t i = 0; i < v->n; i++) {
       struct sc_opnd m = wide ? sc_alu64(t, max, 0, pick(&x, i), pick(&lo, i))
@@ -2078,8 +2219,10 @@ static void glsl(struct sc_tx *t, uint32_t at)
       struct sc_operands a = sc_operand(t, sc_arg(t, at, 5)), b = sc_operand(t, sc_arg(t, at, 6)),
                       c = sc_operand(t, sc_arg(t, at, 7));
       struct sc_val *v = sc_result(t, id, type);
+      struct sc_opnd unused;
+      enum isa_op fma = at_width(&rs, ISA_OP_FFMA, &unused);
       for (uint32_t i = 0; i < v->n; i++)
-         sc_emit(t, ISA_OP_FFMA, 0, v->comp[i], pick(&a, i), pick(&b, i), pick(&c, i));
+         sc_emit(t, fma, 0, v->comp[i], pick(&a, i), pick(&b, i), pick(&c, i));
       sc_release(&a);
       sc_release(&b);
       sc_release(&c);
@@ -2482,6 +2625,8 @@ static void subgroup_arith(struct sc_tx *t, uint32_t at)
          FAIL("64-bit floating-point subgroup arithmetic needs Float64, which softgpu lacks");
       mod |= ISA_SUBGROUP_64;
    }
+   if (s.kind == SC_TK_FLOAT && s.width == 16)
+      mod |= ISA_SUBGROUP_F16;
    switch (group_op) {
    case SpvGroupOperationReduce: op = ISA_OP_REDUCE; break;
    case SpvGroupOperationInclusiveScan: op = ISA_OP_SCAN; break;
@@ -2810,6 +2955,16 @@ static void bit_count(struct sc_tx *t, uint32_t at)
 static void bit_reverse(struct sc_tx *t, uint32_t at)
 {
    struct sc_tinfo from = operand_scalar(t, sc_arg(t, at, 3));
+   if (from.width < 32) {   /* the low bits reversed land in the high ones */
+      struct sc_operands a = sc_operand(t, sc_arg(t, at, 3));
+      struct sc_val *v = sc_result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
+      for (uint32_t i = 0; i < v->n; i++)
+         sc_emit(t, ISA_OP_SHR_U, 0, v->comp[i],
+                 sc_alu(t, ISA_OP_BITREV, 0, pick(&a, i), sc_none(), sc_none()),
+                 sc_imm(32 - from.width), sc_none());
+      sc_release(&a);
+      return;
+   }
    if (!sc_is64(&from)) {
       unop(t, at, ISA_OP_BITREV, ISA_OP_NOP, 0);
       return;
@@ -2821,6 +2976,29 @@ static void bit_reverse(struct sc_tx *t, uint32_t at)
       sc_emit(t, ISA_OP_BITREV, 0, sc_part_of(v->comp[i], 1), sc_part_of(pick(&a, i), 0), sc_none(), sc_none());
    }
    sc_release(&a);
+}
+
+/* The same on 8- or 16-bit operands, which the view made canonical (zero-
+ * extended, sign-extended for OpSMulExtended): the 32-bit sum or product
+ * holds both results, the high one from bit `width` up. */
+static void narrow_wide_arith(struct sc_tx *t, uint16_t op, uint32_t width, struct sc_opnd x,
+                              struct sc_opnd y, struct sc_opnd *lo, struct sc_opnd *hi)
+{
+   switch (op) {
+   case SpvOpIAddCarry:
+      *lo = sc_alu(t, ISA_OP_IADD, 0, x, y, sc_none());
+      *hi = sc_alu(t, ISA_OP_SHR_U, 0, *lo, sc_imm(width), sc_none());
+      return;
+   case SpvOpISubBorrow:
+      *lo = sc_alu(t, ISA_OP_ISUB, 0, x, y, sc_none());
+      *hi = sc_alu(t, ISA_OP_ICMP, ISA_ICMP_LT_U, x, y, sc_none());
+      return;
+   default:
+      *lo = sc_alu(t, ISA_OP_IMUL, 0, x, y, sc_none());
+      *hi = sc_alu(t, op == SpvOpSMulExtended ? ISA_OP_SHR_S : ISA_OP_SHR_U, 0, *lo, sc_imm(width),
+                   sc_none());
+      return;
+   }
 }
 
 /* OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended: a struct of
@@ -2835,6 +3013,12 @@ static void wide_arith(struct sc_tx *t, uint32_t at)
    uint32_t n = a.n < 16 ? a.n : 16;
    for (uint32_t i = 0; i < n; i++) {
       struct sc_opnd x = pick(&a, i), y = pick(&b, i), lo, hi;
+      if (s.width < 32) {
+         narrow_wide_arith(t, op, s.width, x, y, &lo, &hi);
+         out[i] = lo;
+         out[n + i] = hi;
+         continue;
+      }
       switch (op) {
       case SpvOpIAddCarry:
       case SpvOpISubBorrow: {
@@ -2867,57 +3051,90 @@ static void wide_arith(struct sc_tx *t, uint32_t at)
    assign(t, sc_arg(t, at, 2), sc_arg(t, at, 1), out, 2 * n);
 }
 
-/* Whether a value of type `type` has 8- or 16-bit numeric scalars. */
-static bool narrow_type(const struct sc_tx *t, uint32_t type)
+/* How a GLSL.std.450 instruction sees 8- and 16-bit operands: the
+ * unsigned integer functions zero-extended; the binary16 ones with an
+ * instruction of their own as they are; every other one with integers
+ * sign-extended (SAbs, SMin, Ldexp's exponent, ...) and binary16 widened. */
+static uint32_t glsl_view(uint32_t inst)
 {
-   if (type == 0 || type >= t->m->bound || !t->m->ids[type].def)
-      return false;
-   struct sc_tinfo ti = sc_type_of(t, type);
-   if (ti.kind == SC_TK_VECTOR || ti.kind == SC_TK_MATRIX)
-      ti = sc_type_of(t, ti.elem);
-   return (ti.kind == SC_TK_INT || ti.kind == SC_TK_FLOAT) && ti.width < 32;
+   switch (inst) {
+   case GLSLstd450UMin: case GLSLstd450UMax: case GLSLstd450UClamp: case GLSLstd450FindUMsb:
+   case GLSLstd450FindILsb:
+      return SC_VIEW_ZEXT;
+   case GLSLstd450FAbs: case GLSLstd450Sqrt: case GLSLstd450FMin: case GLSLstd450FMax:
+   case GLSLstd450NMin: case GLSLstd450NMax: case GLSLstd450FClamp: case GLSLstd450NClamp:
+   case GLSLstd450Fma:
+      return SC_VIEW_RAW;
+   default:
+      return SC_VIEW_SEXT | SC_VIEW_F32;
+   }
 }
 
-/* What 8- and 16-bit values may go through: what the 8- and 16-bit
- * storage capabilities allow (loads, stores, access chains, copies,
- * composites, conversions; SPIR-V 2.16.1 and the SPV_KHR_16bit_storage
- * and SPV_KHR_8bit_storage specifications), plus selects and phis, which
- * move bits. Arithmetic on them waits for Float16, Int16 and Int8. */
-static bool narrow_allowed(uint16_t op)
+/* How instruction `at` sees its 8- and 16-bit operands (enum sc_view).
+ * Integer operations whose low bits do not depend on the operands' upper
+ * bits (add, sub, mul, shifts left, bitwise, negation), moves and
+ * conversions that extend for themselves see them as they are, and so do
+ * the binary16 operations with an instruction of their own (HADD ... HCMP,
+ * subgroup reductions). */
+static uint32_t narrow_view(const struct sc_tx *t, uint32_t at, uint16_t op)
 {
    switch (op) {
-   case SpvOpLoad: case SpvOpStore: case SpvOpCopyMemory: case SpvOpAccessChain:
-   case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain: case SpvOpInBoundsPtrAccessChain:
-   case SpvOpCopyObject: case SpvOpCompositeConstruct: case SpvOpCompositeExtract:
-   case SpvOpCompositeInsert: case SpvOpVectorShuffle: case SpvOpFConvert: case SpvOpUConvert:
-   case SpvOpSConvert: case SpvOpSelect: case SpvOpPhi: case SpvOpVariable: case SpvOpUndef:
-      return true;
+   case SpvOpSDiv: case SpvOpSRem: case SpvOpSMod: case SpvOpShiftRightArithmetic:
+   case SpvOpSGreaterThan: case SpvOpSGreaterThanEqual: case SpvOpSLessThan:
+   case SpvOpSLessThanEqual: case SpvOpConvertSToF: case SpvOpSMulExtended:
+   case SpvOpGroupNonUniformSMin: case SpvOpGroupNonUniformSMax:
+      return SC_VIEW_SEXT | SC_VIEW_F32;
+   case SpvOpUDiv: case SpvOpUMod: case SpvOpShiftRightLogical: case SpvOpShiftLeftLogical:
+   case SpvOpIEqual: case SpvOpINotEqual: case SpvOpUGreaterThan: case SpvOpUGreaterThanEqual:
+   case SpvOpULessThan: case SpvOpULessThanEqual: case SpvOpConvertUToF: case SpvOpBitCount:
+   case SpvOpBitFieldSExtract: case SpvOpBitFieldUExtract: case SpvOpBitFieldInsert:
+   case SpvOpIAddCarry: case SpvOpISubBorrow: case SpvOpUMulExtended:
+   case SpvOpGroupNonUniformUMin: case SpvOpGroupNonUniformUMax:
+   case SpvOpGroupNonUniformAllEqual:
+      return SC_VIEW_ZEXT | SC_VIEW_F32;
+   case SpvOpFRem: case SpvOpFMod: case SpvOpConvertFToU: case SpvOpConvertFToS:
+   case SpvOpVectorTimesScalar: case SpvOpMatrixTimesScalar: case SpvOpDot:
+   case SpvOpMatrixTimesVector: case SpvOpVectorTimesMatrix: case SpvOpMatrixTimesMatrix:
+   case SpvOpOuterProduct:
+      return SC_VIEW_F32;
+   case SpvOpExtInst:
+      return sc_arg(t, at, 3) == t->m->glsl_std_450 ? glsl_view(sc_arg(t, at, 4)) : SC_VIEW_RAW;
    default:
-      return false;
+      return SC_VIEW_RAW;
    }
 }
 
-/* Fails the compile on an instruction that computes on 8- or 16-bit
- * values (its result or an operand), which the validator refuses without
- * Float16/Int16/Int8 but an unvalidated module may hold. */
-static void check_narrow(struct sc_tx *t, uint32_t at, uint16_t op, uint32_t id)
+/* After an instruction computed on binary16 operands widened to binary32
+ * (SC_VIEW_F32): its binary16 results rounded back, as its FPRoundingMode
+ * decoration says (conversions), else to nearest even. */
+static void narrow_results(struct sc_tx *t, uint32_t id)
 {
-   if (!id || narrow_allowed(op))
+   struct sc_val *v = &t->vals[id];
+   if (v->kind != SC_VAL_REGS)
       return;
-   bool narrow = narrow_type(t, sc_arg(t, at, 1));
-   bool literal4 = op == SpvOpExtInst ||
-                   (op >= SpvOpGroupNonUniformIAdd && op <= SpvOpGroupNonUniformLogicalXor);
-   for (uint32_t k = 3; k < sc_len(t->m, at) && !narrow; k++) {
-      uint32_t x = t->m->words[at + k];
-      if ((k == 4 && literal4) || x >= t->m->bound)
-         continue;
-      narrow = narrow_type(t, t->m->ids[x].type) && t->m->ids[x].opcode != SpvOpTypePointer;
+   uint32_t type = sc_idp(t, id)->type;
+   uint32_t mode = t->m->ids[id].rounding ? t->m->ids[id].rounding - 1u : ISA_RND_RTE;
+   for (uint32_t i = 0; i < v->n; i++) {
+      struct sc_tinfo s = sc_scalar_at(t, type, i);
+      if (s.kind == SC_TK_FLOAT && s.width == 16)
+         v->comp[i] = sc_alu(t, ISA_OP_F2H, mode, v->comp[i], sc_none(), sc_none());
    }
-   if (narrow)
-      FAIL("opcode %u on 8- or 16-bit values is not supported: softgpu has 8- and 16-bit "
-           "storage (loads, stores, conversions) but not their arithmetic",
-           op);
 }
+
+/* Atomics on 8- and 16-bit integers would need their own memory
+ * operations (SPIR-V allows them only with Int16/Int8 atomics
+ * extensions, which softgpu does not offer): refused, never run as 32-bit
+ * accesses that would touch the neighbours. */
+static void check_narrow_atomic(struct sc_tx *t, uint32_t at, uint16_t op, uint32_t id)
+{
+   if (id && op >= SpvOpAtomicLoad && op <= SpvOpAtomicXor && narrow_type(t, sc_arg(t, at, 1)))
+      FAIL("atomic opcode %u on an 8- or 16-bit integer is not supported", op);
+   if (op == SpvOpAtomicStore && sc_len(t->m, at) > 4 &&
+       narrow_type(t, sc_idp(t, sc_arg(t, at, 4))->type))
+      FAIL("atomic store of an 8- or 16-bit integer is not supported");
+}
+
+static void dispatch(struct sc_tx *t, uint32_t at, uint16_t op, uint32_t id);
 
 void sc_instruction(struct sc_tx *t, uint32_t at)
 {
@@ -2925,7 +3142,16 @@ void sc_instruction(struct sc_tx *t, uint32_t at)
    uint32_t id = sc_result_id(t, at);
    t->exact = id && t->m->ids[id].no_contraction;
    sc_work(t, 1);
-   check_narrow(t, at, op, id);
+   check_narrow_atomic(t, at, op, id);
+   t->view = (uint8_t)narrow_view(t, at, op);
+   dispatch(t, at, op, id);
+   if ((t->view & SC_VIEW_F32) && id)
+      narrow_results(t, id);
+   t->view = SC_VIEW_RAW;
+}
+
+static void dispatch(struct sc_tx *t, uint32_t at, uint16_t op, uint32_t id)
+{
    switch (op) {
    case SpvOpNop: case SpvOpLine: case SpvOpNoLine: case SpvOpSelectionMerge: case SpvOpLoopMerge:
    case SpvOpPhi: case SpvOpLabel: case SpvOpFunction: case SpvOpFunctionParameter:

@@ -37,6 +37,13 @@ struct sc_val {
    struct ptr *ptr;             /* SC_VAL_PTR */
 };
 
+/* How sc_get presents the 8- and 16-bit operands of the instruction being
+ * translated ("Values narrower and wider than 32 bits", docs/architecture.md):
+ * as they are (upper bits undefined); integers zero- or sign-extended, for
+ * instructions that read the upper bits; binary16 widened to binary32, for
+ * instructions without a binary16 form (the result is then rounded back). */
+enum sc_view { SC_VIEW_RAW = 0, SC_VIEW_ZEXT = 1, SC_VIEW_SEXT = 2, SC_VIEW_F32 = 4 };
+
 /* A type, as far as the translator looks at it. */
 enum sc_tkind { SC_TK_VOID, SC_TK_BOOL, SC_TK_INT, SC_TK_FLOAT, SC_TK_VECTOR, SC_TK_MATRIX,
                 SC_TK_ARRAY, SC_TK_RARRAY, SC_TK_STRUCT, SC_TK_POINTER, SC_TK_OTHER };
@@ -125,6 +132,7 @@ struct sc_tx {
    struct sc_opnd set_va[HW_ROOT_SETS];   /* descriptor sets' addresses, once loaded */
    bool root_loaded;
    bool exact;                  /* the instruction being translated is NoContraction */
+   uint8_t view;                /* enum sc_view: how sc_get presents 8- and 16-bit operands */
    enum sc_pass pass;           /* what the work counted now is charged to */
    uint32_t counter_phi;        /* the counter of the SSA-form loop being unrolled: its
                                    phi's back-edge copies are left out (see unroll) */
@@ -261,6 +269,9 @@ void sc_region(struct sc_tx *t, uint32_t label, uint32_t stop);
 struct sc_opnd *sc_get(struct sc_tx *t, uint32_t id, uint32_t *n, bool *owned);
 /* Scalar component i of a value. */
 struct sc_opnd sc_get1(struct sc_tx *t, uint32_t id, uint32_t i);
+/* Component i of integer value id, an 8- or 16-bit one zero- or
+ * sign-extended to 32 bits. */
+struct sc_opnd sc_get_extended(struct sc_tx *t, uint32_t id, uint32_t i, bool is_signed);
 struct sc_operands sc_operand(struct sc_tx *t, uint32_t id);
 void sc_release(struct sc_operands *o);
 /* Translates the instruction at `at` (not a terminator or merge). */

@@ -554,24 +554,6 @@ static inline uint32_t f2h_rte(uint32_t f)
    return sign | h;
 }
 
-static inline uint32_t h2f(uint32_t h)
-{
-   uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-   if (exp == 0x1f)
-      return sign | 0x7f800000u | (man << 13);
-   if (exp == 0) {
-      if (!man)
-         return sign;
-      int shift = 0;   /* normalize the subnormal */
-      while (!(man & 0x400u)) {
-         man <<= 1;
-         shift++;
-      }
-      return sign | ((uint32_t)(127 - 15 + 1 - shift) << 23) | ((man & 0x3ffu) << 13);
-   }
-   return sign | ((exp - 15 + 127) << 23) | (man << 13);
-}
-
 /*
  * Conversions to a narrower binary format with a rounding mode (enum
  * isa_round): binary16 (p = 10 fraction bits, largest exponent emax = 15)
@@ -655,14 +637,14 @@ static inline uint32_t f2h(uint32_t f, uint32_t mode)
 
 static inline double h2d(uint32_t h)
 {
-   return (double)f32(h2f(h));
+   return (double)f32(isa_h2f(h));
 }
 
 /* binary16 arithmetic: in binary32, one rounding to binary16 (exact for
  * min and max). */
 static inline uint32_t hop2(uint32_t op, uint32_t a, uint32_t b)
 {
-   float x = f32(h2f(a)), y = f32(h2f(b));
+   float x = f32(isa_h2f(a)), y = f32(isa_h2f(b));
    switch (op) {
    case ISA_OP_HADD: return f2h_rte(u32(x + y));
    case ISA_OP_HSUB: return f2h_rte(u32(x - y));
@@ -681,7 +663,7 @@ static inline uint32_t hfma(uint32_t a, uint32_t b, uint32_t c)
 
 static inline uint32_t hcmp(uint32_t mod, uint32_t a, uint32_t b)
 {
-   return fcmp(mod, f32(h2f(a)), f32(h2f(b)));
+   return fcmp(mod, f32(isa_h2f(a)), f32(isa_h2f(b)));
 }
 
 static inline uint32_t dcmp(uint32_t mod, double a, double b)
@@ -1215,7 +1197,7 @@ static inline uint32_t red_identity16(uint32_t op)
 
 static inline uint32_t red_apply16(uint32_t op, uint32_t x, uint32_t y)
 {
-   float a = f32(h2f(x)), b = f32(h2f(y));
+   float a = f32(isa_h2f(x)), b = f32(isa_h2f(y));
    switch (op) {
    case ISA_RED_FADD: return f2h_rte(u32(a + b));
    case ISA_RED_FMUL: return f2h_rte(u32(a * b));
@@ -1674,14 +1656,14 @@ L_JIT: {
    ALU1(I2F_S, u32((float)(int32_t)a))
    ALU1(I2F_U, u32((float)a))
    ALU1(F2H, f2h(a, IN->mod))
-   ALU1(H2F, h2f(a))
+   ALU1(H2F, isa_h2f(a))
 
    ALU2(HADD, hop2(ISA_OP_HADD, a, b))
    ALU2(HSUB, hop2(ISA_OP_HSUB, a, b))
    ALU2(HMUL, hop2(ISA_OP_HMUL, a, b))
    ALU2(HDIV, hop2(ISA_OP_HDIV, a, b))
    ALU3(HFMA, hfma(a, b, c))
-   ALU1(HSQRT, f2h_rte(u32(sqrtf(f32(h2f(a))))))
+   ALU1(HSQRT, f2h_rte(u32(sqrtf(f32(isa_h2f(a))))))
    ALU2(HMIN, hop2(ISA_OP_HMIN, a, b))
    ALU2(HMAX, hop2(ISA_OP_HMAX, a, b))
    CMP2(HCMP, hcmp, FCMP_MODS(HCMP_CASE))

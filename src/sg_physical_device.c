@@ -60,14 +60,20 @@ static void init_features(struct sg_core_features *f)
    f->v12.runtimeDescriptorArray = VK_TRUE;
    /* 8- and 16-bit values in buffers and push constants: the execution
     * units have byte and halfword accesses, and the compiler loads, stores
-    * and converts them (not yet their arithmetic: shaderFloat16,
-    * shaderInt16 and shaderInt8 stay off). */
+    * and converts them. */
    f->v11.storageBuffer16BitAccess = VK_TRUE;
    f->v11.uniformAndStorageBuffer16BitAccess = VK_TRUE;
    f->v11.storagePushConstant16 = VK_TRUE;
    f->v12.storageBuffer8BitAccess = VK_TRUE;
    f->v12.uniformAndStorageBuffer8BitAccess = VK_TRUE;
    f->v12.storagePushConstant8 = VK_TRUE;
+   /* Their arithmetic: 8- and 16-bit integers in 32-bit registers, extended
+    * where an operation reads the upper bits; binary16 with instructions of
+    * its own (HADD ... HCMP) or through binary32, rounded once ("Values
+    * narrower and wider than 32 bits", docs/architecture.md). */
+   f->v10.shaderInt16 = VK_TRUE;
+   f->v12.shaderFloat16 = VK_TRUE;
+   f->v12.shaderInt8 = VK_TRUE;
    /* Offsets come from the SPIR-V decorations, whatever layout rule made them. */
    f->v12.scalarBlockLayout = VK_TRUE;
    f->v12.uniformBufferStandardLayout = VK_TRUE;
@@ -75,10 +81,10 @@ static void init_features(struct sg_core_features *f)
    f->v12.vulkanMemoryModel = VK_TRUE;
    f->v12.vulkanMemoryModelDeviceScope = VK_TRUE;
    f->v12.subgroupBroadcastDynamicId = VK_TRUE;
-   /* Of the extended types, softgpu has 64-bit integers (shaderInt64): the
-    * subgroup instructions have 64-bit forms (register pairs); the 8- and
-    * 16-bit types and half floats are not advertised, so subgroup
-    * operations on them never arise. */
+   /* The extended types (8-, 16- and 64-bit integers, half floats): the
+    * subgroup instructions move and reduce 8- and 16-bit values in one
+    * register (reductions on binary16 with ISA_SUBGROUP_F16) and 64-bit
+    * ones in register pairs. */
    f->v12.shaderSubgroupExtendedTypes = VK_TRUE;
    /* GPU virtual addresses are buffer device addresses. */
    f->v12.bufferDeviceAddress = VK_TRUE;

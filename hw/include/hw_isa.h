@@ -237,6 +237,27 @@ enum isa_fcmp {
    ISA_FCMP_ORD, ISA_FCMP_UNO, ISA_FCMP_ISNAN, ISA_FCMP_ISINF, ISA_FCMP_COUNT
 };
 
+/* H2F: the binary32 of the binary16 in bits 0-15 of h (exact; a NaN keeps
+ * its payload). The interpreter executes it and the compiler folds
+ * constants with it, so both compute the same bits. */
+static inline uint32_t isa_h2f(uint32_t h)
+{
+   uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+   if (exp == 0x1f)
+      return sign | 0x7f800000u | (man << 13);
+   if (exp == 0) {
+      if (!man)
+         return sign;
+      int shift = 0;   /* normalize the subnormal */
+      while (!(man & 0x400u)) {
+         man <<= 1;
+         shift++;
+      }
+      return sign | ((uint32_t)(127 - 15 + 1 - shift) << 23) | ((man & 0x3ffu) << 13);
+   }
+   return sign | ((exp - 15 + 127) << 23) | (man << 13);
+}
+
 /* Rounding of a conversion to a narrower float (F2H, D2F, D2H), as SPIR-V's
  * FPRoundingMode numbers them: to nearest even (0, the default), towards
  * zero, towards +infinity, towards -infinity. Bits above them are

@@ -1022,6 +1022,191 @@ static void storage8(struct sgt_cdev *d)
    sgt_kernel_destroy(d, &k);
 }
 
+/* ---- arith16: 8- and 16-bit arithmetic (arith16.comp) ---- */
+
+struct arith16_in {
+   uint16_t a, b;   /* binary16 */
+   int16_t s, t;
+   uint16_t u, v;
+   int8_t c, d;
+   uint8_t e, f;
+};
+
+#define ARITH16_WORDS 40u
+
+static uint32_t half_op(float x)
+{
+   return sgt_float_to_half(x);
+}
+
+/* binary16 bits as an ordered integer (for distances in units in the last
+ * place between two finite values of either sign). */
+static int32_t half_order(uint32_t h)
+{
+   return (h & 0x8000u) ? -(int32_t)(h & 0x7fffu) : (int32_t)h;
+}
+
+static void arith16_input(struct arith16_in *x, uint32_t i)
+{
+   x->a = sgt_float_to_half(((float)i - 100.0f) * 0.37f);
+   x->b = sgt_float_to_half(1.0f / ((float)i + 0.5f) + 0.25f);
+   x->s = (int16_t)(((int32_t)i - 128) * 251);
+   x->t = (int16_t)(((int32_t)(i * 7919u % 512u) - 256) * 97);
+   x->u = (uint16_t)(65535u - i * 211u);
+   x->v = (uint16_t)(i * 1237u + 3u);
+   x->c = (int8_t)(uint8_t)(i * 37u + 5u);
+   x->d = (int8_t)(uint8_t)(i * 91u + 11u);
+   x->e = (uint8_t)(255u - i);
+   x->f = (uint8_t)(i * 13u);
+}
+
+/* The expected words of one invocation that depend on it alone (the
+ * subgroup words, 32 to 36 and 39, are checked by check_arith16_subgroups). */
+static void arith16_expect(const struct arith16_in *x, uint32_t i, uint32_t *w)
+{
+   float a = sgt_half_to_float(x->a), b = sgt_half_to_float(x->b);
+   /* binary32 carries more than 2 x 11 + 2 significand bits: rounding the
+    * binary32 result of +, -, *, / or sqrt to binary16 is the correctly
+    * rounded binary16 result. fma: the product is exact in double. */
+   w[0] = half_op(a + b);
+   w[1] = half_op(a * b);
+   w[2] = half_op(a / b);
+   w[3] = half_op((float)((double)a * b + a));
+   w[4] = half_op(sqrtf(fabsf(a)));
+   w[5] = half_op(fmaxf(a, b) - fminf(a, b));
+   w[6] = x->a ^ 0x8000u;
+   w[7] = (uint32_t)(a < b) | (uint32_t)(a == b) << 1 | (uint32_t)(a >= b) << 2 | 1u << 3;
+   w[8] = half_op(floorf(sgt_half_to_float(half_op(a * 0.5f))));
+   w[9] = (uint32_t)(int32_t)a;
+   w[10] = half_op((float)x->s);
+   memcpy(&w[11], &b, 4);
+   w[12] = half_op(expf(sgt_half_to_float(half_op(b * 0.25f))));
+   w[13] = half_op(a * b + b * 2.0f);
+   w[14] = (uint16_t)(x->s + x->t);
+   w[15] = (uint32_t)(int32_t)(int16_t)(x->s * x->t);
+   w[16] = (uint32_t)(int32_t)(int16_t)(x->s / (int16_t)(x->t | 1));
+   w[17] = (uint16_t)(x->u / (uint16_t)(x->v | 1u));
+   w[18] = (uint32_t)(int32_t)(int16_t)(x->s >> 3);
+   w[19] = (uint32_t)(x->u >> 5);
+   w[20] = (uint32_t)(x->s < x->t) | (uint32_t)(x->u < x->v) << 1 | (uint32_t)(x->s == x->t) << 2 |
+           (uint32_t)((x->s < x->t ? x->s : x->t) == x->s) << 3 |
+           (uint32_t)((x->u > x->v ? x->u : x->v) == x->u) << 4;
+   w[21] = (uint32_t)(int32_t)(x->s > x->t ? x->s : x->t);
+   float sum = (float)x->s + (float)x->u;
+   memcpy(&w[22], &sum, 4);
+   w[23] = (uint32_t)(int32_t)(int8_t)(x->c * x->d);
+   w[24] = (uint32_t)(int32_t)(int8_t)(x->c / (int8_t)(x->d | 1));
+   w[25] = (uint32_t)(uint8_t)(x->e % (uint8_t)(x->f | 1u));
+   w[26] = (uint32_t)(int32_t)(int8_t)(x->c >> 2);
+   int8_t clamped = x->c < -10 ? -10 : x->c > 10 ? 10 : x->c;
+   w[27] = (uint32_t)(x->c < x->d) | (uint32_t)(x->e > x->f) << 1 | (uint32_t)(clamped == x->c) << 2;
+   w[28] = (uint32_t)(uint8_t)x->c | (uint32_t)(uint8_t)x->d << 8 | (uint32_t)x->e << 16 |
+           (uint32_t)x->f << 24;
+   w[29] = (uint32_t)x->a | (uint32_t)x->b << 16;
+   uint32_t word = (uint32_t)x->u * 65537u + i;
+   w[30] = (word & 0xffu) + (word >> 8 & 0xffu) * 3u + (word >> 16 & 0xffu) * 5u + (word >> 24) * 7u;
+   uint32_t packed = (uint32_t)((int32_t)x->s * 3 + (int32_t)i);
+   w[31] = (uint32_t)((int32_t)(int16_t)(packed & 0xffffu) - (int32_t)(int16_t)(packed >> 16));
+}
+
+/* Words 12 and 13 go through binary32 functions (exp) or may be computed
+ * with a rounding per step (dot), and fma (word 3) may be a rounded
+ * multiply then add (Vulkan's precision of fma is that of OpFMul followed
+ * by OpFAdd): within 2 units in the last place. */
+static bool arith16_close(uint32_t k, uint32_t got, uint32_t want)
+{
+   if (k != 3 && k != 12 && k != 13)
+      return got == want;
+   int32_t d = half_order(got & 0xffffu) - half_order(want);
+   return got <= 0xffffu && d >= -2 && d <= 2;
+}
+
+/* The subgroup words: each subgroup (by the ids the invocations report)
+ * reduces its members' inputs; integer-valued halves add exactly. */
+static void check_arith16_subgroups(const uint32_t *r, const struct arith16_in *in, uint32_t n)
+{
+   uint32_t bad = 0;
+   for (uint32_t i = 0; i < n && bad < 4; i++) {
+      const uint32_t *w = &r[i * ARITH16_WORDS];
+      uint32_t group = i / 64, size = w[38];
+      float fsum = 0, fmax = -INFINITY;
+      int32_t smin = INT32_MAX, csum = 0;
+      uint32_t emax = 0, first = UINT32_MAX;
+      for (uint32_t j = group * 64; j < group * 64 + 64; j++) {
+         if (r[j * ARITH16_WORDS + 37] != w[37])
+            continue;
+         if (first == UINT32_MAX)
+            first = j;
+         fsum += (float)(j & 7u);
+         fmax = fmaxf(fmax, sgt_half_to_float(in[j].a));
+         smin = in[j].s < smin ? in[j].s : smin;
+         emax = in[j].e > emax ? in[j].e : emax;
+         csum += in[j].c;
+      }
+      uint32_t want[5] = {half_op(fsum), (uint32_t)smin, emax, (uint32_t)(int32_t)(int8_t)csum,
+                          half_op(fmax)};
+      bool ok = size >= 1 && size <= 128 && first != UINT32_MAX && w[39] == in[first].b;
+      for (uint32_t k = 0; k < 5; k++)
+         ok = ok && w[32 + k] == want[k];
+      if (!ok) {
+         bad++;
+         SGT_CHECK(false,
+                   "invocation %u (subgroup %u of size %u): add 0x%x want 0x%x, min %d want %d, "
+                   "max %u want %u, add8 %d want %d, fmax 0x%x want 0x%x, first 0x%x want 0x%x",
+                   i, w[37], size, w[32], want[0], (int32_t)w[33], smin, w[34], emax,
+                   (int32_t)w[35], (int32_t)want[3], w[36], want[4], w[39],
+                   first == UINT32_MAX ? 0 : in[first].b);
+      }
+   }
+}
+
+static void arith16(struct sgt_cdev *d)
+{
+   if (!d->features12.shaderFloat16 || !d->features.shaderInt16 || !d->features12.shaderInt8 ||
+       !d->features12.shaderSubgroupExtendedTypes || !d->features11.storageBuffer16BitAccess ||
+       !d->features12.storageBuffer8BitAccess) {
+      sgt_skip("arith16", "shaderFloat16, shaderInt16, shaderInt8, shaderSubgroupExtendedTypes or "
+                          "8/16-bit storage is not advertised");
+      return;
+   }
+   VkSubgroupFeatureFlags ops = d->props11.subgroupSupportedOperations;
+   if (!(ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) || !(ops & VK_SUBGROUP_FEATURE_BALLOT_BIT)) {
+      sgt_skip("arith16", "subgroup arithmetic or ballot is not supported");
+      return;
+   }
+   const uint32_t n = 256;
+   struct sgt_kernel k;
+   sgt_kernel_create(d, &k, SGT_SHADER("arith16"), 2, 0, NULL);
+   struct sgt_buffer in, out;
+   sgt_cbuffer(d, sizeof(struct arith16_in) * n, &in);
+   sgt_cbuffer(d, 4 * ARITH16_WORDS * n, &out);
+   struct arith16_in *x = in.map;
+   for (uint32_t i = 0; i < n; i++)
+      arith16_input(&x[i], i);
+   const struct sgt_buffer *bufs[] = {&in, &out};
+   sgt_kernel_bind(d, &k, bufs);
+   VkCommandBuffer cmd = sgt_cmd_begin(d);
+   sgt_kernel_dispatch(cmd, &k, NULL, n / 64, 1, 1);
+   sgt_cmd_submit_wait(d, cmd);
+   const uint32_t *r = out.map;
+   uint32_t bad = 0;
+   for (uint32_t i = 0; i < n && bad < 8; i++) {
+      uint32_t want[32];
+      arith16_expect(&x[i], i, want);
+      for (uint32_t w = 0; w < 32 && bad < 8; w++) {
+         if (!arith16_close(w, r[i * ARITH16_WORDS + w], want[w])) {
+            bad++;
+            SGT_CHECK(false, "invocation %u, word %u: 0x%08x, want 0x%08x", i, w,
+                      r[i * ARITH16_WORDS + w], want[w]);
+         }
+      }
+   }
+   check_arith16_subgroups(r, x, n);
+   sgt_cbuffer_destroy(d, &in);
+   sgt_cbuffer_destroy(d, &out);
+   sgt_kernel_destroy(d, &k);
+}
+
 int main(int argc, char **argv)
 {
    static const struct sgt_subtest tests[] = {
@@ -1043,6 +1228,7 @@ int main(int argc, char **argv)
       {"debug_printf", debug_printf},
       {"storage16", storage16},
       {"storage8", storage8},
+      {"arith16", arith16},
    };
    const struct sgt_compute_options opts = {.every_feature = true};
    return sgt_compute_main(argc, argv, &opts, tests, sizeof(tests) / sizeof(tests[0]));
