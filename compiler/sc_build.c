@@ -45,9 +45,65 @@ void sc_place_label(struct sc_tx *t, uint32_t label)
    t->mir->labels[label] = t->mir->count;
 }
 
+/* The binary64 form of a binary32 operation (ISA_OP_NOP: none). The
+ * translator's float code is written once, in binary32 operations; inside
+ * an instruction on doubles (t->fp64) the builder gives each its binary64
+ * form on register pairs ("Values narrower and wider than 32 bits",
+ * docs/architecture.md), as NIR's operations take their bit size from
+ * their operands. */
+static enum isa_op fp64_form(enum isa_op op, uint32_t mod)
+{
+   switch (op) {
+   case ISA_OP_FADD: return ISA_OP_DADD;
+   case ISA_OP_FSUB: return ISA_OP_DSUB;
+   case ISA_OP_FMUL: return ISA_OP_DMUL;
+   case ISA_OP_FFMA: return ISA_OP_DFMA;
+   case ISA_OP_FDIV: return ISA_OP_DDIV;
+   case ISA_OP_FMIN: return ISA_OP_DMIN;
+   case ISA_OP_FMAX: return ISA_OP_DMAX;
+   case ISA_OP_FNEG: return ISA_OP_DNEG;
+   case ISA_OP_FABS: return ISA_OP_DABS;
+   case ISA_OP_FFLOOR: return ISA_OP_DFLOOR;
+   case ISA_OP_FCEIL: return ISA_OP_DCEIL;
+   case ISA_OP_FTRUNC: return ISA_OP_DTRUNC;
+   case ISA_OP_FRINT: return ISA_OP_DRINT;
+   case ISA_OP_FROUND: return ISA_OP_DROUND;
+   case ISA_OP_FFRACT: return ISA_OP_DFRACT;
+   case ISA_OP_FSQRT: return ISA_OP_DSQRT;
+   case ISA_OP_FRSQ: return ISA_OP_DRSQ;
+   case ISA_OP_FSIGN: return ISA_OP_DSIGN;
+   case ISA_OP_FCMP: return ISA_OP_DCMP;
+   case ISA_OP_FMATH1: return ISA_OP_NOP;
+   case ISA_OP_FMATH2: return mod == ISA_FM_LDEXP ? ISA_OP_DLDEXP : ISA_OP_NOP;
+   default: return op;
+   }
+}
+
+static bool is_pair(const struct sc_tx *t, struct sc_opnd o)
+{
+   return o.kind == SC_REG && t->mir->regs[o.value].size == 2;
+}
+
 struct sc_minst *sc_emit(struct sc_tx *t, enum isa_op op, uint32_t mod, struct sc_opnd dst,
                              struct sc_opnd a, struct sc_opnd b, struct sc_opnd c)
 {
+   if (t->fp64) {
+      enum isa_op d = fp64_form(op, mod);
+      if (d == ISA_OP_NOP)
+         sc_fail(t->e, "%s is not defined for 64-bit floats (GLSL.std.450 defines it at 16 and 32 bits)",
+                 op == ISA_OP_FMATH1 || op == ISA_OP_FMATH2 ? "this function" : isa_op_info[op].name);
+      if (d == ISA_OP_DLDEXP)
+         mod = 0;
+      if (op == ISA_OP_SEL && is_pair(t, dst)) {   /* a select of doubles: half by half */
+         t->fp64 = false;
+         sc_emit(t, ISA_OP_SEL, 0, sc_part_of(dst, 0), a, sc_part_of(b, 0), sc_part_of(c, 0));
+         struct sc_minst *in = sc_emit(t, ISA_OP_SEL, 0, sc_part_of(dst, 1), a, sc_part_of(b, 1),
+                                       sc_part_of(c, 1));
+         t->fp64 = true;
+         return in;
+      }
+      op = d;
+   }
    struct sc_mir *mir = t->mir;
    mir->code = sc_grow(mir->code, &mir->capacity, mir->count + 1, sizeof(*mir->code), t->e);
    struct sc_minst *in = &mir->code[mir->count++];
@@ -123,6 +179,13 @@ bool sc_fold(enum isa_op op, struct sc_opnd a, struct sc_opnd b, struct sc_opnd 
 struct sc_opnd sc_alu(struct sc_tx *t, enum isa_op op, uint32_t mod, struct sc_opnd a,
                           struct sc_opnd b, struct sc_opnd c)
 {
+   if (t->fp64 && (fp64_form(op, mod) != op || (op == ISA_OP_SEL && (is_pair(t, b) || is_pair(t, c))))) {
+      /* binary64 results take a pair, comparisons one register */
+      bool u = sc_opnd_uniform(t, a) && sc_opnd_uniform(t, b) && sc_opnd_uniform(t, c);
+      struct sc_opnd d = sc_reg(sc_new_reg(t, op == ISA_OP_FCMP ? 1 : 2, u));
+      sc_emit(t, op, mod, d, a, b, c);
+      return d;
+   }
    uint32_t folded;
    if (sc_fold(op, a, b, c, &folded))
       return sc_imm(folded);

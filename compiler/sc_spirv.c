@@ -125,6 +125,8 @@ bool sc_capability_implemented(uint32_t c)
    case SpvCapabilityInt16:
    case SpvCapabilityInt8:
    case SpvCapabilityFloat16:
+   /* Doubles: register pairs and the binary64 instructions. */
+   case SpvCapabilityFloat64:
       return true;
    default:
       return false;

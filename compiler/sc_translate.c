@@ -198,7 +198,7 @@ static bool narrow_type(const struct sc_tx *t, uint32_t type)
    if (type == 0 || type >= t->m->bound || !t->m->ids[type].def)
       return false;
    struct sc_tinfo ti = sc_type_of(t, type);
-   if (ti.kind == SC_TK_VECTOR || ti.kind == SC_TK_MATRIX)
+   while (ti.kind == SC_TK_VECTOR || ti.kind == SC_TK_MATRIX)   /* a matrix's element is a column */
       ti = sc_type_of(t, ti.elem);
    return (ti.kind == SC_TK_INT || ti.kind == SC_TK_FLOAT) && ti.width < 32;
 }
@@ -1799,6 +1799,23 @@ static void vector_insert_dynamic(struct sc_tx *t, uint32_t at)
    sc_release(&c);
 }
 
+/* OpFRem on doubles: x - y * trunc(x / y), the sign of x (SPIR-V
+ * 3.37.13; Vulkan's precision for it is inherited from that formula). */
+static void float_rem64(struct sc_tx *t, uint32_t at)
+{
+   struct sc_operands a = sc_operand(t, sc_arg(t, at, 3)), b = sc_operand(t, sc_arg(t, at, 4));
+   struct sc_val *v = sc_result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
+   for (uint32_t i = 0; i < v->n; i++) {
+      struct sc_opnd q = sc_alu(t, ISA_OP_FTRUNC, 0,
+                                sc_alu(t, ISA_OP_FDIV, 0, pick(&a, i), pick(&b, i), sc_none()), sc_none(),
+                                sc_none());
+      sc_emit(t, ISA_OP_FSUB, 0, v->comp[i], pick(&a, i), sc_alu(t, ISA_OP_FMUL, 0, pick(&b, i), q, sc_none()),
+              sc_none());
+   }
+   sc_release(&a);
+   sc_release(&b);
+}
+
 /* ---- GLSL.std.450 ------------------------------------------------------------------- */
 
 static void ext_unary(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, enum isa_op op,
@@ -1850,10 +1867,19 @@ static void ext_clamp(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, 
    sc_release(&hi);
 }
 
-static struct sc_opnd fimm(float f)
+/* A float constant of the instruction's width: a binary32 immediate, or
+ * a binary64 in a register pair (binary64 instructions read immediates as
+ * integers, see hw_isa.h). */
+static struct sc_opnd fimm(struct sc_tx *t, double f)
 {
+   if (t->fp64) {
+      uint64_t u;
+      memcpy(&u, &f, 8);
+      return sc_pair64(t, u);
+   }
+   float g = (float)f;
    uint32_t u;
-   memcpy(&u, &f, 4);
+   memcpy(&u, &g, 4);
    return sc_imm(u);
 }
 
@@ -1888,7 +1914,7 @@ static void ext_scale(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, 
    struct sc_operands a = sc_operand(t, sc_arg(t, at, 5));
    struct sc_val *v = sc_result(t, id, type);
    for (uint32_t i = 0; i < v->n; i++)
-      sc_emit(t, ISA_OP_FMUL, 0, v->comp[i], pick(&a, i), fimm(k), sc_none());
+      sc_emit(t, ISA_OP_FMUL, 0, v->comp[i], pick(&a, i), fimm(t, k), sc_none());
    sc_release(&a);
 }
 
@@ -1941,7 +1967,7 @@ static void ext_faceforward(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t 
    struct sc_operands n = sc_operand(t, sc_arg(t, at, 5)), i = sc_operand(t, sc_arg(t, at, 6)),
                    r = sc_operand(t, sc_arg(t, at, 7));
    struct sc_opnd d = dot(t, &r, &i);
-   struct sc_opnd neg = sc_alu(t, ISA_OP_FCMP, ISA_FCMP_OLT, d, fimm(0.0f), sc_none());
+   struct sc_opnd neg = sc_alu(t, ISA_OP_FCMP, ISA_FCMP_OLT, d, fimm(t, 0.0f), sc_none());
    struct sc_val *v = sc_result(t, id, type);
    for (uint32_t k = 0; k < v->n; k++) {
       struct sc_opnd minus = sc_alu(t, ISA_OP_FNEG, 0, pick(&n, k), sc_none(), sc_none());
@@ -1956,7 +1982,7 @@ static void ext_faceforward(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t 
 static void ext_reflect(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type)
 {
    struct sc_operands i = sc_operand(t, sc_arg(t, at, 5)), n = sc_operand(t, sc_arg(t, at, 6));
-   struct sc_opnd d2 = sc_alu(t, ISA_OP_FMUL, 0, dot(t, &n, &i), fimm(2.0f), sc_none());
+   struct sc_opnd d2 = sc_alu(t, ISA_OP_FMUL, 0, dot(t, &n, &i), fimm(t, 2.0f), sc_none());
    struct sc_val *v = sc_result(t, id, type);
    for (uint32_t k = 0; k < v->n; k++) {
       struct sc_opnd m = sc_alu(t, ISA_OP_FMUL, 0, d2, pick(&n, k), sc_none());
@@ -1973,20 +1999,20 @@ static void ext_refract(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type
    struct sc_operands i = sc_operand(t, sc_arg(t, at, 5)), n = sc_operand(t, sc_arg(t, at, 6));
    struct sc_opnd eta = sc_get1(t, sc_arg(t, at, 7), 0);
    struct sc_opnd d = dot(t, &n, &i);
-   struct sc_opnd one_d2 = sc_alu(t, ISA_OP_FSUB, 0, fimm(1.0f), sc_alu(t, ISA_OP_FMUL, 0, d, d, sc_none()),
+   struct sc_opnd one_d2 = sc_alu(t, ISA_OP_FSUB, 0, fimm(t, 1.0f), sc_alu(t, ISA_OP_FMUL, 0, d, d, sc_none()),
                                sc_none());
-   struct sc_opnd k = sc_alu(t, ISA_OP_FSUB, 0, fimm(1.0f),
+   struct sc_opnd k = sc_alu(t, ISA_OP_FSUB, 0, fimm(t, 1.0f),
                           sc_alu(t, ISA_OP_FMUL, 0, sc_alu(t, ISA_OP_FMUL, 0, eta, eta, sc_none()), one_d2,
                               sc_none()),
                           sc_none());
-   struct sc_opnd tir = sc_alu(t, ISA_OP_FCMP, ISA_FCMP_OLT, k, fimm(0.0f), sc_none());
+   struct sc_opnd tir = sc_alu(t, ISA_OP_FCMP, ISA_FCMP_OLT, k, fimm(t, 0.0f), sc_none());
    struct sc_opnd f = sc_alu(t, ISA_OP_FADD, 0, sc_alu(t, ISA_OP_FMUL, 0, eta, d, sc_none()),
                           sc_alu(t, ISA_OP_FSQRT, 0, k, sc_none(), sc_none()), sc_none());
    struct sc_val *v = sc_result(t, id, type);
    for (uint32_t c = 0; c < v->n; c++) {
       struct sc_opnd r = sc_alu(t, ISA_OP_FSUB, 0, sc_alu(t, ISA_OP_FMUL, 0, eta, pick(&i, c), sc_none()),
                              sc_alu(t, ISA_OP_FMUL, 0, f, pick(&n, c), sc_none()), sc_none());
-      sc_emit(t, ISA_OP_SEL, 0, v->comp[c], tir, fimm(0.0f), r);
+      sc_emit(t, ISA_OP_SEL, 0, v->comp[c], tir, fimm(t, 0.0f), r);
    }
    sc_release(&i);
    sc_release(&n);
@@ -1995,9 +2021,33 @@ static void ext_refract(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type
 /* modf: whole = trunc(x), fraction = x - whole (same sign as x). frexp:
  * x = m * 2^e with 0.5 <= |m| < 1; zero gives (0, 0); subnormals are
  * scaled into the normal range first. Infinity and NaN: undefined (GLSL). */
+/* frexp of a double: the exponent field is bits 20-30 of the high half;
+ * subnormals are scaled by 2^64 first, as for binary32. */
+static void split_double(struct sc_tx *t, struct sc_opnd x, struct sc_opnd *first, struct sc_opnd *second)
+{
+   struct sc_opnd ax = sc_alu(t, ISA_OP_FABS, 0, x, sc_none(), sc_none());
+   struct sc_opnd tiny = sc_alu(t, ISA_OP_FCMP, ISA_FCMP_OLT, ax, fimm(t, 0x1p-1022), sc_none());
+   struct sc_opnd scaled = sc_alu(t, ISA_OP_SEL, 0, tiny, sc_alu(t, ISA_OP_FMUL, 0, x, fimm(t, 0x1p64), sc_none()), x);
+   struct sc_opnd hi = sc_part_of(scaled, 1);
+   struct sc_opnd biased = sc_alu(t, ISA_OP_BFE_U, 0, hi, sc_imm(20), sc_imm(11));
+   struct sc_opnd e = sc_alu(t, ISA_OP_ISUB, 0, biased,
+                             sc_alu(t, ISA_OP_SEL, 0, tiny, sc_imm(1022 + 64), sc_imm(1022)), sc_none());
+   struct sc_opnd m = sc_reg(sc_new_reg(t, 2, sc_opnd_uniform(t, scaled)));
+   sc_emit(t, ISA_OP_MOV, 0, sc_part_of(m, 0), sc_part_of(scaled, 0), sc_none(), sc_none());
+   sc_emit(t, ISA_OP_OR, 0, sc_part_of(m, 1), sc_alu(t, ISA_OP_AND, 0, hi, sc_imm(0x800fffffu), sc_none()),
+           sc_imm(0x3fe00000u), sc_none());
+   struct sc_opnd zero = sc_alu(t, ISA_OP_FCMP, ISA_FCMP_OEQ, x, fimm(t, 0.0), sc_none());
+   *first = sc_alu(t, ISA_OP_SEL, 0, zero, x, m);
+   *second = sc_alu(t, ISA_OP_SEL, 0, zero, sc_imm(0), e);
+}
+
 static void split_float(struct sc_tx *t, struct sc_opnd x, bool frexp, struct sc_opnd *first,
                         struct sc_opnd *second)
 {
+   if (frexp && t->fp64) {
+      split_double(t, x, first, second);
+      return;
+   }
    if (!frexp) {
       *second = sc_alu(t, ISA_OP_FTRUNC, 0, x, sc_none(), sc_none());
       *first = sc_alu(t, ISA_OP_FSUB, 0, x, *second, sc_none());
@@ -2012,7 +2062,7 @@ static void split_float(struct sc_tx *t, struct sc_opnd x, bool frexp, struct sc
                           sc_none());
    struct sc_opnd m = sc_alu(t, ISA_OP_OR, 0, sc_alu(t, ISA_OP_AND, 0, scaled, sc_imm(0x807fffffu), sc_none()),
                           sc_imm(0x3f000000u), sc_none());
-   struct sc_opnd zero = sc_alu(t, ISA_OP_FCMP, ISA_FCMP_OEQ, x, fimm(0.0f), sc_none());
+   struct sc_opnd zero = sc_alu(t, ISA_OP_FCMP, ISA_FCMP_OEQ, x, fimm(t, 0.0f), sc_none());
    *first = sc_alu(t, ISA_OP_SEL, 0, zero, x, m);
    *second = sc_alu(t, ISA_OP_SEL, 0, zero, sc_imm(0), e);
 }
@@ -2036,6 +2086,11 @@ static void ext_split(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, 
       return;
    }
    struct ptr p = pointer_of(t, sc_arg(t, at, 6));
+   struct sc_tinfo rs = sc_scalar_at(t, type, 0);
+   if (!frexp && rs.kind == SC_TK_FLOAT && rs.width == 16) {   /* computed in binary32 (SC_VIEW_F32) */
+      for (uint32_t i = 0; i < n; i++)
+         second[i] = sc_alu(t, ISA_OP_F2H, 0, second[i], sc_none(), sc_none());
+   }
    store_value(t, &p, second, n);
    assign(t, id, type, first, n);
 }
@@ -2054,9 +2109,9 @@ static void ext_pack(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, u
          f = sc_alu(t, ISA_OP_F2H, 0, v.c[i], sc_none(), sc_none());
       } else {
          struct sc_opnd c = sc_alu(t, ISA_OP_FMIN, 0,
-                                sc_alu(t, ISA_OP_FMAX, 0, v.c[i], fimm(snorm ? -1.0f : 0.0f), sc_none()),
-                                fimm(1.0f), sc_none());
-         struct sc_opnd r = sc_alu(t, ISA_OP_FRINT, 0, sc_alu(t, ISA_OP_FMUL, 0, c, fimm(scale), sc_none()),
+                                sc_alu(t, ISA_OP_FMAX, 0, v.c[i], fimm(t, snorm ? -1.0f : 0.0f), sc_none()),
+                                fimm(t, 1.0f), sc_none());
+         struct sc_opnd r = sc_alu(t, ISA_OP_FRINT, 0, sc_alu(t, ISA_OP_FMUL, 0, c, fimm(t, scale), sc_none()),
                                 sc_none(), sc_none());
          f = sc_alu(t, ISA_OP_AND, 0, sc_alu(t, snorm ? ISA_OP_F2I_S : ISA_OP_F2I_U, 0, r, sc_none(), sc_none()),
                  sc_imm((1u << bits) - 1), sc_none());
@@ -2083,8 +2138,8 @@ static void ext_unpack(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type,
       }
       struct sc_opnd x = sc_alu(t, ISA_OP_FDIV, 0,
                              sc_alu(t, snorm ? ISA_OP_I2F_S : ISA_OP_I2F_U, 0, f, sc_none(), sc_none()),
-                             fimm(scale), sc_none());
-      out[i] = snorm ? sc_alu(t, ISA_OP_FMAX, 0, x, fimm(-1.0f), sc_none()) : x;
+                             fimm(t, scale), sc_none());
+      out[i] = snorm ? sc_alu(t, ISA_OP_FMAX, 0, x, fimm(t, -1.0f), sc_none()) : x;
    }
    assign(t, id, type, out, n);
 }
@@ -2233,7 +2288,7 @@ static void glsl(struct sc_tx *t, uint32_t at)
       struct sc_val *v = sc_result(t, id, type);
       for (uint32_t i = 0; i < v->n; i++) {
          struct sc_opnd lt = sc_alu(t, ISA_OP_FCMP, ISA_FCMP_OLT, pick(&x, i), pick(&edge, i), sc_none());
-         sc_emit(t, ISA_OP_SEL, 0, v->comp[i], lt, fimm(0.0f), fimm(1.0f));
+         sc_emit(t, ISA_OP_SEL, 0, v->comp[i], lt, fimm(t, 0.0f), fimm(t, 1.0f));
       }
       sc_release(&edge);
       sc_release(&x);
@@ -2247,8 +2302,8 @@ static void glsl(struct sc_tx *t, uint32_t at)
          struct sc_opnd num = sc_alu(t, ISA_OP_FSUB, 0, pick(&x, i), pick(&e0, i), sc_none());
          struct sc_opnd den = sc_alu(t, ISA_OP_FSUB, 0, pick(&e1, i), pick(&e0, i), sc_none());
          struct sc_opnd q = sc_alu(t, ISA_OP_FDIV, 0, num, den, sc_none());
-         q = sc_alu(t, ISA_OP_FMIN, 0, sc_alu(t, ISA_OP_FMAX, 0, q, fimm(0.0f), sc_none()), fimm(1.0f), sc_none());
-         struct sc_opnd k = sc_alu(t, ISA_OP_FSUB, 0, fimm(3.0f), sc_alu(t, ISA_OP_FMUL, 0, fimm(2.0f), q, sc_none()), sc_none());
+         q = sc_alu(t, ISA_OP_FMIN, 0, sc_alu(t, ISA_OP_FMAX, 0, q, fimm(t, 0.0f), sc_none()), fimm(t, 1.0f), sc_none());
+         struct sc_opnd k = sc_alu(t, ISA_OP_FSUB, 0, fimm(t, 3.0f), sc_alu(t, ISA_OP_FMUL, 0, fimm(t, 2.0f), q, sc_none()), sc_none());
          sc_emit(t, ISA_OP_FMUL, 0, v->comp[i], sc_alu(t, ISA_OP_FMUL, 0, q, q, sc_none()), k, sc_none());
       }
       sc_release(&e0);
@@ -2328,10 +2383,21 @@ static void glsl(struct sc_tx *t, uint32_t at)
    case GLSLstd450UnpackHalf2x16: ext_unpack(t, at, id, type, 16, false, true); return;
    case GLSLstd450Determinant: ext_determinant(t, at, id, type); return;
    case GLSLstd450MatrixInverse: ext_inverse(t, at, id, type); return;
-   case GLSLstd450PackDouble2x32:
-   case GLSLstd450UnpackDouble2x32:
-      FAIL("GLSL.std.450 %s needs 64-bit floats (Float64), which softgpu does not support",
-           inst == GLSLstd450PackDouble2x32 ? "PackDouble2x32" : "UnpackDouble2x32");
+   case GLSLstd450PackDouble2x32: {   /* the same bits: uvec2 <-> double */
+      struct sc_operands a = sc_operand(t, sc_arg(t, at, 5));
+      struct sc_val *v = sc_result(t, id, type);
+      for (uint32_t h = 0; h < 2 && h < a.n; h++)
+         sc_emit(t, ISA_OP_MOV, 0, sc_part_of(v->comp[0], h), a.c[h], sc_none(), sc_none());
+      sc_release(&a);
+      return;
+   }
+   case GLSLstd450UnpackDouble2x32: {
+      struct sc_opnd x = sc_get1(t, sc_arg(t, at, 5), 0);
+      struct sc_val *v = sc_result(t, id, type);
+      for (uint32_t h = 0; h < 2 && h < v->n; h++)
+         sc_emit(t, ISA_OP_MOV, 0, v->comp[h], sc_part_of(x, h), sc_none(), sc_none());
+      return;
+   }
    case GLSLstd450InterpolateAtCentroid:
    case GLSLstd450InterpolateAtSample:
    case GLSLstd450InterpolateAtOffset:
@@ -2620,11 +2686,8 @@ static void subgroup_arith(struct sc_tx *t, uint32_t at)
    uint32_t rop = reduce_op(t, sc_op(t->m, at));
    enum isa_op op;
    uint32_t mod = rop;
-   if (sc_is64(&s)) {
-      if (rop >= ISA_RED_FADD)
-         FAIL("64-bit floating-point subgroup arithmetic needs Float64, which softgpu lacks");
-      mod |= ISA_SUBGROUP_64;
-   }
+   if (sc_is64(&s))
+      mod |= ISA_SUBGROUP_64;   /* 64-bit integers or binary64 */
    if (s.kind == SC_TK_FLOAT && s.width == 16)
       mod |= ISA_SUBGROUP_F16;
    switch (group_op) {
@@ -2879,6 +2942,25 @@ static void matrix_op(struct sc_tx *t, uint32_t at)
 
 /* ---- one instruction -------------------------------------------------------------------- */
 
+/* OpFConvert to or from binary64: F2D (from binary16 through binary32,
+ * exactly), D2F and D2H (one rounding, as `mode` says). */
+static void double_convert(struct sc_tx *t, uint32_t at, uint32_t from, uint32_t to, uint32_t mode)
+{
+   struct sc_operands a = sc_operand(t, sc_arg(t, at, 3));
+   struct sc_val *v = sc_result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
+   for (uint32_t i = 0; i < v->n; i++) {
+      struct sc_opnd x = pick(&a, i);
+      if (from == to)
+         sc_copy_scalar(t, v->comp[i], x, true);
+      else if (to == 64)
+         sc_emit(t, ISA_OP_F2D, 0, v->comp[i],
+                 from == 16 ? sc_alu(t, ISA_OP_H2F, 0, x, sc_none(), sc_none()) : x, sc_none(), sc_none());
+      else
+         sc_emit(t, to == 16 ? ISA_OP_D2H : ISA_OP_D2F, mode, v->comp[i], x, sc_none(), sc_none());
+   }
+   sc_release(&a);
+}
+
 /* OpFConvert between 16- and 32-bit floats; narrowing rounds as the
  * result's FPRoundingMode decoration says, to nearest even without one
  * (SPIR-V 3.37.11, OpFConvert; Vulkan's precision rules allow it). */
@@ -2887,17 +2969,26 @@ static void float_convert(struct sc_tx *t, uint32_t at)
    struct sc_tinfo from = operand_scalar(t, sc_arg(t, at, 3)), to = result_scalar(t, at);
    uint32_t id = sc_arg(t, at, 2);
    uint32_t mode = t->m->ids[id].rounding ? t->m->ids[id].rounding - 1u : ISA_RND_RTE;
-   if (sc_is64(&from) || sc_is64(&to))
-      FAIL("64-bit floats are not supported");
+   if (from.width == 64 || to.width == 64) {
+      double_convert(t, at, from.width, to.width, mode);
+      return;
+   }
    enum isa_op op = from.width == to.width ? ISA_OP_MOV
                     : to.width == 16       ? ISA_OP_F2H
                                            : ISA_OP_H2F;
    unop(t, at, op, ISA_OP_NOP, op == ISA_OP_F2H ? mode : 0);
 }
 
+/* Integer to float: I2F/I2F64 to binary32 (binary16 rounds from it, see
+ * narrow_results), I2D/I642D to binary64. */
 static void convert(struct sc_tx *t, uint32_t at, enum isa_op op)
 {
-   unop(t, at, op, op == ISA_OP_I2F_S ? ISA_OP_I2F64_S : ISA_OP_I2F64_U, 0);
+   bool sgn = op == ISA_OP_I2F_S;
+   if (result_scalar(t, at).width == 64) {
+      unop(t, at, sgn ? ISA_OP_I2D_S : ISA_OP_I2D_U, sgn ? ISA_OP_I642D_S : ISA_OP_I642D_U, 0);
+      return;
+   }
+   unop(t, at, op, sgn ? ISA_OP_I2F64_S : ISA_OP_I2F64_U, 0);
 }
 
 /* Float to integer, by the result's width. */
@@ -2906,8 +2997,12 @@ static void float_to_int(struct sc_tx *t, uint32_t at, bool is_signed)
    struct sc_tinfo to = result_scalar(t, at);
    struct sc_operands a = sc_operand(t, sc_arg(t, at, 3));
    struct sc_val *v = sc_result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
+   struct sc_tinfo from = operand_scalar(t, sc_arg(t, at, 3));
    enum isa_op op = sc_is64(&to) ? (is_signed ? ISA_OP_F2I64_S : ISA_OP_F2I64_U)
                               : (is_signed ? ISA_OP_F2I_S : ISA_OP_F2I_U);
+   if (from.width == 64)
+      op = sc_is64(&to) ? (is_signed ? ISA_OP_D2I64_S : ISA_OP_D2I64_U)
+                        : (is_signed ? ISA_OP_D2I_S : ISA_OP_D2I_U);
    for (uint32_t i = 0; i < v->n; i++)
       sc_emit(t, op, 0, v->comp[i], pick(&a, i), sc_none(), sc_none());
    sc_release(&a);
@@ -3134,6 +3229,49 @@ static void check_narrow_atomic(struct sc_tx *t, uint32_t at, uint16_t op, uint3
       FAIL("atomic store of an 8- or 16-bit integer is not supported");
 }
 
+/* Whether `id` is a binary64 value (or vector or matrix of them). */
+static bool is_double(const struct sc_tx *t, uint32_t id)
+{
+   if (id == 0 || id >= t->m->bound || !t->m->ids[id].def)
+      return false;
+   uint32_t type = t->m->ids[id].opcode == SpvOpTypeFloat || t->m->ids[id].opcode == SpvOpTypeVector ||
+                         t->m->ids[id].opcode == SpvOpTypeMatrix
+                      ? id
+                      : t->m->ids[id].type;
+   if (type == 0 || type >= t->m->bound || !t->m->ids[type].def)
+      return false;
+   struct sc_tinfo ti = sc_type_of(t, type);
+   while (ti.kind == SC_TK_VECTOR || ti.kind == SC_TK_MATRIX)
+      ti = sc_type_of(t, ti.elem);
+   return ti.kind == SC_TK_FLOAT && ti.width == 64;
+}
+
+/* Whether instruction `at` computes on binary64 values with the
+ * translator's float code (t->fp64): float arithmetic, comparisons,
+ * GLSL.std.450 and products whose result or first operand is a double.
+ * Conversions, moves and subgroup instructions name their widths
+ * themselves. */
+static bool fp64_instruction(const struct sc_tx *t, uint32_t at, uint16_t op)
+{
+   uint32_t len = sc_len(t->m, at);
+   switch (op) {
+   case SpvOpFAdd: case SpvOpFSub: case SpvOpFMul: case SpvOpFDiv: case SpvOpFRem: case SpvOpFMod:
+   case SpvOpFNegate: case SpvOpVectorTimesScalar: case SpvOpMatrixTimesScalar: case SpvOpDot:
+   case SpvOpMatrixTimesVector: case SpvOpVectorTimesMatrix: case SpvOpMatrixTimesMatrix:
+   case SpvOpOuterProduct:
+      return is_double(t, sc_arg(t, at, 1));
+   case SpvOpExtInst:
+      return sc_arg(t, at, 3) == t->m->glsl_std_450 &&
+             (is_double(t, sc_arg(t, at, 1)) || (len > 5 && is_double(t, sc_arg(t, at, 5))));
+   default:
+      if (op >= SpvOpFOrdEqual && op <= SpvOpFUnordGreaterThanEqual)
+         return len > 3 && is_double(t, sc_arg(t, at, 3));
+      if (op == SpvOpIsNan || op == SpvOpIsInf || op == SpvOpOrdered || op == SpvOpUnordered)
+         return len > 3 && is_double(t, sc_arg(t, at, 3));
+      return false;
+   }
+}
+
 static void dispatch(struct sc_tx *t, uint32_t at, uint16_t op, uint32_t id);
 
 void sc_instruction(struct sc_tx *t, uint32_t at)
@@ -3144,7 +3282,9 @@ void sc_instruction(struct sc_tx *t, uint32_t at)
    sc_work(t, 1);
    check_narrow_atomic(t, at, op, id);
    t->view = (uint8_t)narrow_view(t, at, op);
+   t->fp64 = fp64_instruction(t, at, op);
    dispatch(t, at, op, id);
+   t->fp64 = false;
    if ((t->view & SC_VIEW_F32) && id)
       narrow_results(t, id);
    t->view = SC_VIEW_RAW;
@@ -3206,11 +3346,17 @@ static void dispatch(struct sc_tx *t, uint32_t at, uint16_t op, uint32_t id)
       sc_release(&a);
       return;
    }
-   case SpvOpFAdd: binop(t, at, ISA_OP_FADD, ISA_OP_NOP, 0); return;
-   case SpvOpFSub: binop(t, at, ISA_OP_FSUB, ISA_OP_NOP, 0); return;
-   case SpvOpFMul: binop(t, at, ISA_OP_FMUL, ISA_OP_NOP, 0); return;
-   case SpvOpFDiv: binop(t, at, ISA_OP_FDIV, ISA_OP_NOP, 0); return;
-   case SpvOpFRem: binop(t, at, ISA_OP_FMATH2, ISA_OP_NOP, ISA_FM_FMOD); return;
+   case SpvOpFAdd: binop(t, at, ISA_OP_FADD, ISA_OP_FADD, 0); return;
+   case SpvOpFSub: binop(t, at, ISA_OP_FSUB, ISA_OP_FSUB, 0); return;
+   case SpvOpFMul: binop(t, at, ISA_OP_FMUL, ISA_OP_FMUL, 0); return;
+   case SpvOpFDiv: binop(t, at, ISA_OP_FDIV, ISA_OP_FDIV, 0); return;
+   case SpvOpFRem:
+      if (t->fp64) {
+         float_rem64(t, at);
+         return;
+      }
+      binop(t, at, ISA_OP_FMATH2, ISA_OP_NOP, ISA_FM_FMOD);
+      return;
    case SpvOpFMod: {   /* x - y * floor(x / y) */
       struct sc_operands a = sc_operand(t, sc_arg(t, at, 3)), b = sc_operand(t, sc_arg(t, at, 4));
       struct sc_val *v = sc_result(t, sc_arg(t, at, 2), sc_arg(t, at, 1));
@@ -3224,7 +3370,7 @@ static void dispatch(struct sc_tx *t, uint32_t at, uint16_t op, uint32_t id)
       sc_release(&b);
       return;
    }
-   case SpvOpFNegate: unop(t, at, ISA_OP_FNEG, ISA_OP_NOP, 0); return;
+   case SpvOpFNegate: unop(t, at, ISA_OP_FNEG, ISA_OP_FNEG, 0); return;
    case SpvOpShiftLeftLogical: binop(t, at, ISA_OP_SHL, ISA_OP_SHL64, 0); return;
    case SpvOpShiftRightLogical: binop(t, at, ISA_OP_SHR_U, ISA_OP_SHR64_U, 0); return;
    case SpvOpShiftRightArithmetic: binop(t, at, ISA_OP_SHR_S, ISA_OP_SHR64_S, 0); return;

@@ -133,6 +133,8 @@ struct sc_tx {
    bool root_loaded;
    bool exact;                  /* the instruction being translated is NoContraction */
    uint8_t view;                /* enum sc_view: how sc_get presents 8- and 16-bit operands */
+   bool fp64;                   /* the instruction computes on binary64: sc_emit and sc_alu
+                                   give its binary32 operations their binary64 forms */
    enum sc_pass pass;           /* what the work counted now is charged to */
    uint32_t counter_phi;        /* the counter of the SSA-form loop being unrolled: its
                                    phi's back-edge copies are left out (see unroll) */

@@ -30,7 +30,7 @@ struct sc_tinfo sc_type_of(const struct sc_tx *t, uint32_t type)
    case SpvOpTypeFloat:
       ti.kind = SC_TK_FLOAT;
       ti.width = sc_arg(t, at, 2);
-      if (ti.width != 16 && ti.width != 32)
+      if (ti.width != 16 && ti.width != 32 && ti.width != 64)
          FAIL("unsupported %u-bit floats", ti.width);
       break;
    case SpvOpTypeVector:

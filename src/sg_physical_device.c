@@ -48,6 +48,10 @@ static void init_features(struct sg_core_features *f)
    /* 64-bit integers live in register pairs; every operation has an ISA
     * instruction or a short sequence, atomics included. */
    f->v10.shaderInt64 = VK_TRUE;
+   /* Doubles live in register pairs too, with binary64 instructions (DADD
+    * ... DCMP, the conversions) and the GLSL.std.450 functions defined at
+    * 64 bits. */
+   f->v10.shaderFloat64 = VK_TRUE;
    f->v12.shaderBufferInt64Atomics = VK_TRUE;
    f->v12.shaderSharedInt64Atomics = VK_TRUE;
    f->v10.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;

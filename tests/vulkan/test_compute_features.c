@@ -1160,23 +1160,20 @@ static void check_arith16_subgroups(const uint32_t *r, const struct arith16_in *
    }
 }
 
-static void arith16(struct sgt_cdev *d)
+/* One run of arith16.comp with the given required subgroup size (0: none). */
+static void arith16_run(struct sgt_cdev *d, uint32_t required)
 {
-   if (!d->features12.shaderFloat16 || !d->features.shaderInt16 || !d->features12.shaderInt8 ||
-       !d->features12.shaderSubgroupExtendedTypes || !d->features11.storageBuffer16BitAccess ||
-       !d->features12.storageBuffer8BitAccess) {
-      sgt_skip("arith16", "shaderFloat16, shaderInt16, shaderInt8, shaderSubgroupExtendedTypes or "
-                          "8/16-bit storage is not advertised");
-      return;
-   }
-   VkSubgroupFeatureFlags ops = d->props11.subgroupSupportedOperations;
-   if (!(ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) || !(ops & VK_SUBGROUP_FEATURE_BALLOT_BIT)) {
-      sgt_skip("arith16", "subgroup arithmetic or ballot is not supported");
-      return;
-   }
    const uint32_t n = 256;
    struct sgt_kernel k;
    sgt_kernel_create(d, &k, SGT_SHADER("arith16"), 2, 0, NULL);
+   VkPipelineShaderStageRequiredSubgroupSizeCreateInfo req = {
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO,
+      .requiredSubgroupSize = required};
+   VkPipeline sized = VK_NULL_HANDLE, own = k.pipeline;
+   if (required) {
+      sized = sgt_compute_pipeline_stage(d, k.module, k.layout, NULL, 0, &req);
+      k.pipeline = sized;
+   }
    struct sgt_buffer in, out;
    sgt_cbuffer(d, sizeof(struct arith16_in) * n, &in);
    sgt_cbuffer(d, 4 * ARITH16_WORDS * n, &out);
@@ -1196,14 +1193,196 @@ static void arith16(struct sgt_cdev *d)
       for (uint32_t w = 0; w < 32 && bad < 8; w++) {
          if (!arith16_close(w, r[i * ARITH16_WORDS + w], want[w])) {
             bad++;
-            SGT_CHECK(false, "invocation %u, word %u: 0x%08x, want 0x%08x", i, w,
-                      r[i * ARITH16_WORDS + w], want[w]);
+            SGT_CHECK(false, "subgroup size %u: invocation %u, word %u: 0x%08x, want 0x%08x",
+                      required, i, w, r[i * ARITH16_WORDS + w], want[w]);
          }
       }
+      SGT_CHECK(!required || r[i * ARITH16_WORDS + 38] == required,
+                "invocation %u: gl_SubgroupSize %u, required %u", i, r[i * ARITH16_WORDS + 38],
+                required);
    }
    check_arith16_subgroups(r, x, n);
+   if (sized) {
+      k.pipeline = own;
+      vkDestroyPipeline(d->device, sized, NULL);
+   }
    sgt_cbuffer_destroy(d, &in);
    sgt_cbuffer_destroy(d, &out);
+   sgt_kernel_destroy(d, &k);
+}
+
+static void arith16(struct sgt_cdev *d)
+{
+   if (!d->features12.shaderFloat16 || !d->features.shaderInt16 || !d->features12.shaderInt8 ||
+       !d->features12.shaderSubgroupExtendedTypes || !d->features11.storageBuffer16BitAccess ||
+       !d->features12.storageBuffer8BitAccess) {
+      sgt_skip("arith16", "shaderFloat16, shaderInt16, shaderInt8, shaderSubgroupExtendedTypes or "
+                          "8/16-bit storage is not advertised");
+      return;
+   }
+   VkSubgroupFeatureFlags ops = d->props11.subgroupSupportedOperations;
+   if (!(ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) || !(ops & VK_SUBGROUP_FEATURE_BALLOT_BIT)) {
+      sgt_skip("arith16", "subgroup arithmetic or ballot is not supported");
+      return;
+   }
+   /* At every subgroup size the device offers (requiredSubgroupSize), and
+    * at its default one. */
+   uint32_t sizes[8] = {0}, count = 1;
+   if (d->features13.subgroupSizeControl &&
+       (d->props13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT)) {
+      for (uint32_t w = d->props13.minSubgroupSize; w && w <= d->props13.maxSubgroupSize && count < 8;
+           w *= 2)
+         sizes[count++] = w;
+   }
+   for (uint32_t i = 0; i < count; i++)
+      arith16_run(d, sizes[i]);
+}
+
+/* ---- arith64: 64-bit floats (arith64.comp) ---- */
+
+struct arith64_in {
+   double a, b;
+   float f;
+   int32_t s;
+   int64_t l;
+   uint32_t u;
+   uint16_t h, pad;
+};
+
+#define ARITH64_DOUBLES 24u
+#define ARITH64_WORDS 8u
+
+static void arith64_input(struct arith64_in *x, uint32_t i)
+{
+   memset(x, 0, sizeof(*x));
+   x->a = ((double)i - 100.3) * 0.3701234567891;
+   x->b = 1.0 / ((double)i + 0.7) + 0.25;
+   x->f = ((float)i - 50.0f) * 1.7f;
+   x->s = ((int32_t)i - 128) * 1000003;
+   x->l = ((int64_t)i - 77) * 12345678901234;
+   x->u = 4000000000u - i * 7777u;
+   x->h = sgt_float_to_half(((float)i - 128.0f) * 0.125f);
+}
+
+/* The expected doubles that depend on one invocation alone (21 and 22,
+ * subgroup reductions, are checked with the subgroup's members). */
+static void arith64_expect(const struct arith64_in *x, double *r, uint32_t *w)
+{
+   double a = x->a, b = x->b;
+   r[0] = a + b;
+   r[1] = a * b;
+   r[2] = a / b;
+   r[3] = sqrt(fabs(a));
+   r[4] = floor(a) + (b - floor(b)) * 4.0;
+   r[5] = fmin(fmax(a, -5.5), 7.25) - fmin(a, b) + fmax(a, b);
+   r[6] = (double)x->f * 3.0;
+   r[7] = (double)x->s + (double)x->l + (double)x->u;
+   r[8] = sgt_half_to_float(x->h);
+   r[9] = a * 8.0;
+   int e;
+   r[10] = frexp(b * 1.0e300, &e);
+   r[11] = (a > 0 ? 1.0 : a < 0 ? -1.0 : 0.0) * trunc(b * 100.0) + round(a) - ceil(b);
+   r[13] = trunc(a);
+   r[12] = a - r[13];
+   r[14] = -a;
+   r[15] = a - b * floor(a / b);
+   r[16] = fma(a, b, 1.0);
+   r[17] = a + (b - a) * 0.375;
+   r[18] = a * b + b * 2.0 + a;
+   r[19] = a * 3.0 - 1.0 * b;
+   r[20] = 1.0 / sqrt(fabs(b) + 1.0);
+   float fa = (float)a;
+   memcpy(&w[0], &fa, 4);
+   w[1] = (uint32_t)(int32_t)(a * 1000.0);
+   w[2] = (uint32_t)((int64_t)(b * -1.0e12) >> 20);
+   w[3] = sgt_float_to_half((float)a);
+   w[4] = (uint32_t)(a < b) | 1u << 1 | (uint32_t)(a >= b) << 2 | (uint32_t)(a != b) << 4;
+   uint64_t bits;
+   memcpy(&bits, &a, 8);
+   w[5] = (uint32_t)bits ^ (uint32_t)(bits >> 32);
+   w[6] = (uint32_t)e;
+   uint64_t swapped = bits << 32 | bits >> 32;
+   double sw;
+   memcpy(&sw, &swapped, 8);
+   w[7] = sw == b;
+}
+
+/* Doubles 16 to 20 may be computed with more roundings (fma unfused,
+ * mix, dot and determinant as separate operations, inversesqrt to within
+ * Vulkan's precision for it): within a relative 2^-40. */
+static bool arith64_close(uint32_t k, double got, double want)
+{
+   if (k < 16 || k > 20)
+      return memcmp(&got, &want, 8) == 0;
+   return fabs(got - want) <= fabs(want) * 0x1p-40 + 0x1p-1000;
+}
+
+static void arith64(struct sgt_cdev *d)
+{
+   if (!d->features.shaderFloat64 || !d->features.shaderInt64 || !d->features.shaderInt16 ||
+       !d->features12.shaderFloat16 || !d->features11.storageBuffer16BitAccess) {
+      sgt_skip("arith64", "shaderFloat64, shaderInt64, shaderInt16, shaderFloat16 or "
+                          "storageBuffer16BitAccess is not advertised");
+      return;
+   }
+   VkSubgroupFeatureFlags ops = d->props11.subgroupSupportedOperations;
+   if (!(ops & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT) || !(ops & VK_SUBGROUP_FEATURE_BALLOT_BIT)) {
+      sgt_skip("arith64", "subgroup arithmetic or ballot is not supported");
+      return;
+   }
+   const uint32_t n = 256;
+   struct sgt_kernel k;
+   sgt_kernel_create(d, &k, SGT_SHADER("arith64"), 3, 0, NULL);
+   struct sgt_buffer in, out, words;
+   sgt_cbuffer(d, sizeof(struct arith64_in) * n, &in);
+   sgt_cbuffer(d, 8 * ARITH64_DOUBLES * n, &out);
+   sgt_cbuffer(d, 4 * ARITH64_WORDS * n, &words);
+   struct arith64_in *x = in.map;
+   for (uint32_t i = 0; i < n; i++)
+      arith64_input(&x[i], i);
+   const struct sgt_buffer *bufs[] = {&in, &out, &words};
+   sgt_kernel_bind(d, &k, bufs);
+   VkCommandBuffer cmd = sgt_cmd_begin(d);
+   sgt_kernel_dispatch(cmd, &k, NULL, n / 64, 1, 1);
+   sgt_cmd_submit_wait(d, cmd);
+   const double *r = out.map;
+   const uint32_t *w = words.map;
+   uint32_t bad = 0;
+   for (uint32_t i = 0; i < n && bad < 8; i++) {
+      double want[ARITH64_DOUBLES];
+      uint32_t wantw[ARITH64_WORDS];
+      arith64_expect(&x[i], want, wantw);
+      for (uint32_t j = 0; j < 21 && bad < 8; j++) {
+         if (!arith64_close(j, r[i * ARITH64_DOUBLES + j], want[j])) {
+            bad++;
+            SGT_CHECK(false, "invocation %u, double %u: %.17g, want %.17g", i, j,
+                      r[i * ARITH64_DOUBLES + j], want[j]);
+         }
+      }
+      for (uint32_t j = 0; j < ARITH64_WORDS && bad < 8; j++) {
+         if (w[i * ARITH64_WORDS + j] != wantw[j]) {
+            bad++;
+            SGT_CHECK(false, "invocation %u, word %u: 0x%08x, want 0x%08x", i, j,
+                      w[i * ARITH64_WORDS + j], wantw[j]);
+         }
+      }
+      /* the subgroup's members: those reporting the same gl_SubgroupID */
+      double sum = 0, max = -INFINITY;
+      for (uint32_t j = i / 64 * 64; j < i / 64 * 64 + 64; j++) {
+         if (r[j * ARITH64_DOUBLES + 23] == r[i * ARITH64_DOUBLES + 23]) {
+            sum += (double)(j & 7u);
+            max = fmax(max, x[j].a);
+         }
+      }
+      if (r[i * ARITH64_DOUBLES + 21] != sum || r[i * ARITH64_DOUBLES + 22] != max) {
+         bad++;
+         SGT_CHECK(false, "invocation %u: subgroupAdd %g want %g, subgroupMax %g want %g", i,
+                   r[i * ARITH64_DOUBLES + 21], sum, r[i * ARITH64_DOUBLES + 22], max);
+      }
+   }
+   sgt_cbuffer_destroy(d, &in);
+   sgt_cbuffer_destroy(d, &out);
+   sgt_cbuffer_destroy(d, &words);
    sgt_kernel_destroy(d, &k);
 }
 
@@ -1229,6 +1408,7 @@ int main(int argc, char **argv)
       {"storage16", storage16},
       {"storage8", storage8},
       {"arith16", arith16},
+      {"arith64", arith64},
    };
    const struct sgt_compute_options opts = {.every_feature = true};
    return sgt_compute_main(argc, argv, &opts, tests, sizeof(tests) / sizeof(tests[0]));
