@@ -49,6 +49,23 @@
  *             per second counting 3 per invocation and iteration (the
  *             shared store, the shared load, the add), every result checked
  *             bit for bit against C.
+ *   ml_*      kernels of the machine-learning set (tests/vulkan/test_compute_ml.c,
+ *             shaders in tests/vulkan/shaders/ml), each result checked against
+ *             tests/common/sgt_ml.h's references within its error bounds, at
+ *             the device's default subgroup size; each needs
+ *             storageBuffer16BitAccess (the quantized ones also
+ *             storageBuffer8BitAccess) and subgroup arithmetic, or is
+ *             skipped ("info <phase> skipped"):
+ *     ml_matvec_f16, ml_matvec_q8, ml_matvec_q4: y = A x, A n x n (n =
+ *             --ml-n, 4096) in f16, in 8-bit or 4-bit blocks with f16
+ *             scales: GB/s counting the bytes of A (with its scales), x, y;
+ *     ml_matmul_f16  C = A B^T in f16, A n/8 x n/8 and B n/32 x n/8 (a batch
+ *             of n/32 activations), 64x32 shared-memory tiles: GFLOP/s
+ *             counting 2MNK;
+ *     ml_softmax     online softmax of n/8 rows of n f16 logits with a mask,
+ *             f32 out: GB/s counting 6 bytes per element (logit in, out);
+ *     ml_rmsnorm     RMS norm of n/8 rows of n f32 values: GB/s counting 8
+ *             bytes per element (in, out).
  *
  * Timing: CLOCK_MONOTONIC from just before vkQueueSubmit to the return of
  * vkWaitSemaphores on a timeline semaphore the submission signals (the
@@ -66,7 +83,7 @@
  *
  * Usage: bench_compute [--reps N] [--sgemm-reps N] [--only PHASE[,PHASE...]] [--quick]
  *                      [--dispatches N] [--saxpy-n N] [--sgemm-n N] [--reduce-n N]
- *                      [--barrier-groups N]
+ *                      [--barrier-groups N] [--ml-n N]
  */
 #include <math.h>
 #include <pthread.h>
@@ -81,6 +98,8 @@
 #include <unistd.h>
 
 #include <vulkan/vulkan.h>
+
+#include "sgt_ml.h"
 
 #if defined(__AVX512F__) || defined(__FMA__)
 #include <immintrin.h>
@@ -104,6 +123,24 @@ static const uint32_t reduce_spv[] =
 static const uint32_t barrier_spv[] =
 #include "barrier.spv.inc"
    ;
+static const uint32_t ml_matvec_f16_spv[] =
+#include "ml_matvec_f16.spv.inc"
+   ;
+static const uint32_t ml_matvec_q8_spv[] =
+#include "ml_matvec_q8.spv.inc"
+   ;
+static const uint32_t ml_matvec_q4_spv[] =
+#include "ml_matvec_q4.spv.inc"
+   ;
+static const uint32_t ml_matmul_f16_spv[] =
+#include "ml_matmul_f16.spv.inc"
+   ;
+static const uint32_t ml_softmax_spv[] =
+#include "ml_softmax.spv.inc"
+   ;
+static const uint32_t ml_rmsnorm_spv[] =
+#include "ml_rmsnorm.spv.inc"
+   ;
 
 #define SAXPY_LOCAL 256u
 #define REDUCE_LOCAL 256u
@@ -122,6 +159,7 @@ static uint32_t sgemm_n = 1024;
 static uint32_t reduce_n = 16u << 20;
 static uint32_t barrier_groups = 512;
 static uint32_t barrier_iters = 64;
+static uint32_t ml_n = 4096;          /* matvec size; matmul, softmax, rmsnorm scale with it */
 static const char *only;
 static int failures;
 
@@ -238,6 +276,9 @@ struct ctx {
    VkQueryPool queries;
    double ts_period_ns;
    uint64_t ts_mask;
+   /* What the ml_* phases need, enabled when advertised. */
+   bool storage16, storage8, subgroup_arith;
+   uint32_t subgroup_size;
 };
 
 static VkInstance create_instance(void)
@@ -279,11 +320,18 @@ static uint32_t compute_family(VkPhysicalDevice pdev, uint32_t *ts_bits)
    die("no compute queue family");
 }
 
-static VkDevice create_device(VkPhysicalDevice pdev, uint32_t family)
+/* A device with timeline semaphores, and 16- and 8-bit storage if asked. */
+static VkDevice create_device(VkPhysicalDevice pdev, uint32_t family, bool storage16,
+                              bool storage8)
 {
+   VkPhysicalDeviceVulkan11Features want11 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+      .storageBuffer16BitAccess = storage16};
    VkPhysicalDeviceVulkan12Features want12 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-      .timelineSemaphore = VK_TRUE};
+      .pNext = &want11,
+      .timelineSemaphore = VK_TRUE,
+      .storageBuffer8BitAccess = storage8};
    const float prio = 1.0f;
    VkDeviceQueueCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                  .queueFamilyIndex = family, .queueCount = 1,
@@ -337,11 +385,24 @@ static void ctx_create(struct ctx *c)
 
    VkPhysicalDeviceVulkan12Features have12 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+   VkPhysicalDeviceVulkan11Features have11 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &have12};
    VkPhysicalDeviceFeatures2 have = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-                                     .pNext = &have12};
+                                     .pNext = &have11};
    vkGetPhysicalDeviceFeatures2(c->pdev, &have);
    if (!have12.timelineSemaphore)
       die("the device has no timeline semaphores");
+   VkPhysicalDeviceVulkan11Properties p11 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+   VkPhysicalDeviceProperties2 props2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                         .pNext = &p11};
+   vkGetPhysicalDeviceProperties2(c->pdev, &props2);
+   c->storage16 = have11.storageBuffer16BitAccess;
+   c->storage8 = have12.storageBuffer8BitAccess;
+   c->subgroup_size = p11.subgroupSize;
+   c->subgroup_arith = (p11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+                       (p11.subgroupSupportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
+   printf("info subgroup_size %u\n", c->subgroup_size);
    const VkPhysicalDeviceLimits *lim = &props.limits;
    if (lim->maxComputeWorkGroupCount[0] < sgemm_n / TILE ||
        lim->maxComputeWorkGroupCount[1] < sgemm_n / TILE)
@@ -349,7 +410,7 @@ static void ctx_create(struct ctx *c)
    if (lim->maxStorageBufferRange / 4 < saxpy_n || lim->maxStorageBufferRange / 4 < reduce_n)
       die("arrays exceed maxStorageBufferRange (%u bytes)", lim->maxStorageBufferRange);
 
-   c->device = create_device(c->pdev, c->family);
+   c->device = create_device(c->pdev, c->family, c->storage16, c->storage8);
    vkGetDeviceQueue(c->device, c->family, 0, &c->queue);
    /* A driver without compute pipelines yet: say so rather than crash in
     * the loader's trampoline. */
@@ -623,7 +684,7 @@ static void phase_init(void)
       VkInstance instance = create_instance();
       VkPhysicalDevice pdev = first_physical_device(instance);
       uint64_t t1 = now_ns();
-      VkDevice device = create_device(pdev, compute_family(pdev, NULL));
+      VkDevice device = create_device(pdev, compute_family(pdev, NULL), false, false);
       VkQueue queue;
       vkGetDeviceQueue(device, compute_family(pdev, NULL), 0, &queue);
       uint64_t t2 = now_ns();
@@ -1313,6 +1374,342 @@ static void phase_barrier(struct ctx *c)
       metric(ph, "gpu_mops", ops / gpu * 1e3, "Mop/s");
 }
 
+/* ---- ml_*: the machine-learning kernels ---------------------------------------------------- */
+
+/* What an ML phase's output must be: n values, each want[i] within bound[i]. */
+struct ml_expect {
+   uint32_t n;
+   double *want, *bound;
+};
+
+static void ml_expect_alloc(struct ml_expect *e, uint32_t n)
+{
+   e->n = n;
+   e->want = malloc((size_t)n * sizeof(double));
+   e->bound = malloc((size_t)n * sizeof(double));
+   if (!e->want || !e->bound)
+      die("out of memory");
+}
+
+static void ml_expect_free(struct ml_expect *e)
+{
+   free(e->want);
+   free(e->bound);
+}
+
+/* kernel_create with uint32 specialization constants 0..nspec-1 (0: the
+ * workgroup size). */
+static void ml_kernel_create(struct ctx *c, struct kernel *k, const uint32_t *spv, size_t bytes,
+                             uint32_t nbuf, uint32_t push_bytes, const uint32_t *spec,
+                             uint32_t nspec)
+{
+   VkSpecializationMapEntry me[8];
+   for (uint32_t i = 0; i < nspec && i < 8; i++)
+      me[i] = (VkSpecializationMapEntry){i, 4 * i, 4};
+   VkSpecializationInfo si = {nspec, me, 4 * nspec, spec};
+   kernel_layout(c, k, nbuf, push_bytes);
+   VkShaderModule m = create_module(c, spv, bytes);
+   k->pipeline = create_pipeline(c, k->layout, m, &si);
+   vkDestroyShaderModule(c->device, m, NULL);
+}
+
+/* Whether the device can run an ML phase; says why not on stdout. */
+static bool ml_supported(struct ctx *c, const char *ph, bool storage8)
+{
+   if (c->storage16 && (c->storage8 || !storage8) && c->subgroup_arith)
+      return true;
+   printf("info %s skipped: needs storageBuffer16BitAccess%s and subgroup arithmetic\n", ph,
+          storage8 ? ", storageBuffer8BitAccess" : "");
+   return false;
+}
+
+/* The rest of an ML phase: binds bufs (the last one the output, e->n
+ * floats) to k, dispatches k once per submission, reps times after an
+ * untimed warm-up, the output filled with NaN before each and checked
+ * after each; frees k, bufs and e; reports `amount` (bytes, flops) per
+ * second as <phase>.<name> (and by GPU timestamps, .gpu_<name>). */
+static void ml_finish(struct ctx *c, const char *ph, struct kernel *k, struct buf *const *bufs,
+                      uint32_t nbuf, const void *push, uint32_t push_bytes, uint32_t gx,
+                      uint32_t gy, struct ml_expect *e, double amount, const char *name,
+                      const char *unit)
+{
+   kernel_bind(c, k, bufs, nbuf);
+   VkCommandBuffer cb = cb_begin(c);
+   bind_kernel(cb, k, k->pipeline);
+   vkCmdPushConstants(cb, k->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
+   vkCmdDispatch(cb, gx, gy, 1);
+   cb_end(c, cb);
+   struct timing t = {0};
+   bool ok = true;
+   float *got = bufs[nbuf - 1]->map;
+   for (unsigned r = 0; r <= reps && ok; r++) {
+      memset(got, 0xff, (size_t)e->n * 4);
+      submit_wait(c, cb, r ? &t : NULL);
+      for (uint32_t i = 0; i < e->n && ok; i++) {
+         if (!(fabs(got[i] - e->want[i]) <= e->bound[i]))
+            ok = fail(ph, "rep %u: result %u = %.9g, expected %.9g within %.3g", r, i,
+                      (double)got[i], e->want[i], e->bound[i]);
+      }
+   }
+   vkFreeCommandBuffers(c->device, c->pool, 1, &cb);
+   ml_expect_free(e);
+   kernel_destroy(c, k);
+   for (uint32_t i = 0; i < nbuf; i++)
+      buf_destroy(c, bufs[i]);
+   if (!ok)
+      return;
+   double gpu, wall = report_timing(ph, &t, &gpu);
+   metric(ph, name, amount / wall, unit);
+   if (!isnan(gpu)) {
+      char gname[64];
+      snprintf(gname, sizeof(gname), "gpu_%s", name);
+      metric(ph, gname, amount / gpu, unit);
+   }
+}
+
+/* Every binary16 value as a float, for the references' inner loops. */
+static float *half_table(void)
+{
+   float *t = malloc(65536 * sizeof(float));
+   if (!t)
+      die("out of memory");
+   for (uint32_t h = 0; h < 65536; h++)
+      t[h] = sgt_half_to_float((uint16_t)h);
+   return t;
+}
+
+/* A random f16 in (-1, 1), at least 2^-6 in magnitude, from bits (cheaper
+ * than rounding a random double: the matrices have millions). */
+static uint16_t random_half(uint32_t *state)
+{
+   uint32_t r = sgt_ml_rand(state);
+   return (uint16_t)((r & 0x8000u) | (9u + (r >> 16) % 6u) << 10 | (r & 0x3ffu));
+}
+
+enum ml_format { ML_F16, ML_Q8, ML_Q4 };
+
+/* y = A x: A ml_n x ml_n in `format`, x f16 (f16) or f32 (q8, q4). */
+static void phase_ml_matvec(struct ctx *c, const char *ph, enum ml_format format)
+{
+   if (!ml_supported(c, ph, format != ML_F16))
+      return;
+   const uint32_t M = ml_n, K = ml_n, wg = 128, rows = format == ML_F16 ? 2 : 4;
+   const size_t n = (size_t)M * K;
+   struct kernel k = {0};
+   const uint32_t spec[2] = {wg, rows};
+   if (format == ML_F16)
+      ml_kernel_create(c, &k, ml_matvec_f16_spv, sizeof(ml_matvec_f16_spv), 3, 8, spec, 2);
+   else if (format == ML_Q8)
+      ml_kernel_create(c, &k, ml_matvec_q8_spv, sizeof(ml_matvec_q8_spv), 4, 8, spec, 2);
+   else
+      ml_kernel_create(c, &k, ml_matvec_q4_spv, sizeof(ml_matvec_q4_spv), 4, 8, spec, 2);
+   size_t qbytes = format == ML_F16 ? 2 * n : format == ML_Q8 ? n : n / 2;
+   size_t xbytes = (size_t)K * (format == ML_F16 ? 2 : 4);
+   struct buf a, d, x, y;
+   buf_create(c, &a, qbytes);
+   buf_create(c, &d, 2 * n / SGT_ML_BLOCK);
+   buf_create(c, &x, xbytes);
+   buf_create(c, &y, (VkDeviceSize)M * 4);
+   uint32_t s = 7 + format;
+   float *half = half_table();
+   double *xv = malloc(K * sizeof(double)), *row = malloc(K * sizeof(double));
+   if (format == ML_F16) {
+      uint16_t *h = a.map, *hx = x.map;
+      for (size_t i = 0; i < n; i++)
+         h[i] = random_half(&s);
+      for (uint32_t i = 0; i < K; i++)
+         xv[i] = half[hx[i] = random_half(&s)];
+   } else {
+      if (format == ML_Q8)
+         sgt_ml_fill_q8(a.map, d.map, M, K, &s);
+      else
+         sgt_ml_fill_q4(a.map, d.map, M, K, &s);
+      float *fx = x.map;
+      for (uint32_t i = 0; i < K; i++)
+         xv[i] = fx[i] = half[random_half(&s)];
+   }
+   struct ml_expect e;
+   ml_expect_alloc(&e, M);
+   double rel = sgt_ml_matvec_bound(K, format == ML_Q4 ? 8 : 4, wg, c->subgroup_size);
+   for (uint32_t m = 0; m < M; m++) {
+      const uint16_t *ds = (const uint16_t *)d.map + (size_t)m * (K / SGT_ML_BLOCK);
+      for (uint32_t i = 0; i < K; i++) {
+         if (format == ML_F16)
+            row[i] = half[((const uint16_t *)a.map)[(size_t)m * K + i]];
+         else if (format == ML_Q8)
+            row[i] = (double)half[ds[i / SGT_ML_BLOCK]] * ((const int8_t *)a.map)[(size_t)m * K + i];
+         else
+            row[i] = (double)half[ds[i / SGT_ML_BLOCK]] *
+                     ((int)sgt_ml_q4_nibble(a.map, K, m, i) - 8);
+      }
+      struct sgt_ml_sum sum = {0, 0};
+      for (uint32_t i = 0; i < K; i++)
+         sgt_ml_add(&sum, row[i] * xv[i]);
+      e.want[m] = sum.value;
+      e.bound[m] = rel * sum.abs;
+   }
+   free(half);
+   free(xv);
+   free(row);
+   double bytes = (double)qbytes + (format == ML_F16 ? 0 : 2.0 * n / SGT_ML_BLOCK) +
+                  (double)xbytes + 4.0 * M;
+   const uint32_t push[2] = {M, K};
+   struct buf *f16_bufs[] = {&a, &x, &y}, *q_bufs[] = {&a, &d, &x, &y};
+   if (format == ML_F16)
+      buf_destroy(c, &d);   /* the f16 kernel has no scales */
+   ml_finish(c, ph, &k, format == ML_F16 ? f16_bufs : q_bufs, format == ML_F16 ? 3 : 4, push,
+             sizeof(push), (M + rows - 1) / rows, 1, &e, bytes, "gbps", "GB/s");
+}
+
+/* C = A B^T: A M x K, B N x K, f16; M = K = ml_n / 8, N = ml_n / 32 (on
+ * this project's 2-core machine both drivers manage a few hundred MFLOP/s
+ * here, so larger sizes would cost seconds per repetition). */
+static void phase_ml_matmul(struct ctx *c)
+{
+   const char *ph = "ml_matmul_f16";
+   if (!ml_supported(c, ph, false))
+      return;
+   const uint32_t M = ml_n / 8, K = ml_n / 8, N = ml_n / 32;
+   const uint32_t spec[6] = {128, 64, 32, 32, 4, 4};   /* matmul.comp's tile shape */
+   struct kernel k = {0};
+   ml_kernel_create(c, &k, ml_matmul_f16_spv, sizeof(ml_matmul_f16_spv), 3, 12, spec, 6);
+   struct buf a, b, out;
+   buf_create(c, &a, (VkDeviceSize)M * K * 2);
+   buf_create(c, &b, (VkDeviceSize)N * K * 2);
+   buf_create(c, &out, (VkDeviceSize)N * M * 4);
+   uint32_t s = 17;
+   uint16_t *ha = a.map, *hb = b.map;
+   for (size_t i = 0; i < (size_t)M * K; i++)
+      ha[i] = random_half(&s);
+   for (size_t i = 0; i < (size_t)N * K; i++)
+      hb[i] = random_half(&s);
+   float *half = half_table();
+   double *arow = malloc(K * sizeof(double)), *bt = malloc((size_t)N * K * sizeof(double));
+   for (size_t i = 0; i < (size_t)N * K; i++)
+      bt[i] = half[hb[i]];
+   struct ml_expect e;
+   ml_expect_alloc(&e, N * M);
+   double slack, rel = sgt_ml_matmul_bound(K, 0, &slack);
+   for (uint32_t m = 0; m < M; m++) {
+      for (uint32_t i = 0; i < K; i++)
+         arow[i] = half[ha[(size_t)m * K + i]];
+      for (uint32_t n = 0; n < N; n++) {
+         struct sgt_ml_sum sum = {0, 0};
+         for (uint32_t i = 0; i < K; i++)
+            sgt_ml_add(&sum, arow[i] * bt[(size_t)n * K + i]);
+         e.want[(size_t)n * M + m] = sum.value;
+         e.bound[(size_t)n * M + m] = rel * sum.abs + slack;
+      }
+   }
+   free(half);
+   free(arow);
+   free(bt);
+   struct buf *bufs[] = {&a, &b, &out};
+   const uint32_t push[3] = {M, N, K};
+   ml_finish(c, ph, &k, bufs, 3, push, sizeof(push), (M + spec[1] - 1) / spec[1],
+             (N + spec[2] - 1) / spec[2], &e, 2.0 * M * N * K, "gflops", "GFLOP/s");
+}
+
+/* Softmax of ml_n / 8 rows of ml_n logits (f16) with a mask of 8 rows. */
+static void phase_ml_softmax(struct ctx *c)
+{
+   const char *ph = "ml_softmax";
+   if (!ml_supported(c, ph, false))
+      return;
+   const uint32_t rows = ml_n / 8, N = ml_n, MR = 8, wg = 128;
+   const float scale = 0.5f, masked = -30000.0f;
+   struct kernel k = {0};
+   const uint32_t spec[1] = {wg};
+   ml_kernel_create(c, &k, ml_softmax_spv, sizeof(ml_softmax_spv), 3, 12, spec, 1);
+   struct buf x, mask, y;
+   buf_create(c, &x, (VkDeviceSize)rows * N * 2);
+   buf_create(c, &mask, (VkDeviceSize)MR * N * 2);
+   buf_create(c, &y, (VkDeviceSize)rows * N * 4);
+   uint32_t s = 27;
+   uint16_t *hx = x.map, *hm = mask.map;
+   for (size_t i = 0; i < (size_t)rows * N; i++)
+      hx[i] = sgt_ml_half(&s, -6.0, 6.0);
+   /* Mask row q: a causal mask's shape, past N/2 + q N/16. */
+   for (uint32_t q = 0; q < MR; q++)
+      for (uint32_t i = 0; i < N; i++)
+         hm[q * N + i] = sgt_float_to_half(i > N / 2 + q * N / 16 ? masked : 0.0f);
+   struct ml_expect e;
+   ml_expect_alloc(&e, rows * N);
+   double *v = malloc(N * sizeof(double));
+   for (uint32_t r = 0; r < rows; r++) {
+      double top = -INFINITY, sum = 0, L = 0;
+      for (uint32_t i = 0; i < N; i++) {
+         float mv = sgt_half_to_float(hm[(r % MR) * N + i]);
+         v[i] = (double)scale * sgt_half_to_float(hx[(size_t)r * N + i]) + mv;
+         top = fmax(top, v[i]);
+         if (mv != masked)
+            L = fmax(L, fabs(v[i]));
+      }
+      for (uint32_t i = 0; i < N; i++)
+         sum += exp(v[i] - top);
+      double rel = sgt_ml_softmax_bound(N, wg, c->subgroup_size, L, 0);
+      for (uint32_t i = 0; i < N; i++) {
+         double want = exp(v[i] - top) / sum;
+         e.want[(size_t)r * N + i] = want;
+         e.bound[(size_t)r * N + i] = rel * want + 1e-30;
+      }
+   }
+   free(v);
+   struct buf *bufs[] = {&x, &mask, &y};
+   struct {
+      uint32_t N, MR;
+      float scale;
+   } push = {N, MR, scale};
+   ml_finish(c, ph, &k, bufs, 3, &push, sizeof(push), rows, 1, &e, 6.0 * rows * N, "gbps",
+             "GB/s");
+}
+
+/* RMS norm of ml_n / 8 rows of ml_n f32 values, f16 weights. */
+static void phase_ml_rmsnorm(struct ctx *c)
+{
+   const char *ph = "ml_rmsnorm";
+   if (!ml_supported(c, ph, false))
+      return;
+   const uint32_t rows = ml_n / 8, N = ml_n, wg = 128;
+   const float eps = 1e-5f;
+   struct kernel k = {0};
+   const uint32_t spec[1] = {wg};
+   ml_kernel_create(c, &k, ml_rmsnorm_spv, sizeof(ml_rmsnorm_spv), 3, 8, spec, 1);
+   struct buf x, g, y;
+   buf_create(c, &x, (VkDeviceSize)rows * N * 4);
+   buf_create(c, &g, (VkDeviceSize)N * 2);
+   buf_create(c, &y, (VkDeviceSize)rows * N * 4);
+   uint32_t s = 37;
+   float *fx = x.map;
+   uint16_t *hg = g.map;
+   for (size_t i = 0; i < (size_t)rows * N; i++)
+      fx[i] = (float)sgt_ml_uniform(&s, -2.0, 2.0);
+   for (uint32_t i = 0; i < N; i++)
+      hg[i] = sgt_ml_half(&s, 0.5, 1.5);
+   struct ml_expect e;
+   ml_expect_alloc(&e, rows * N);
+   double rel = sgt_ml_rmsnorm_bound(N, wg, c->subgroup_size);
+   for (uint32_t r = 0; r < rows; r++) {
+      const float *xr = fx + (size_t)r * N;
+      double ss = 0;
+      for (uint32_t i = 0; i < N; i++)
+         ss += (double)xr[i] * xr[i];
+      double sc = 1 / sqrt(ss / N + eps);
+      for (uint32_t i = 0; i < N; i++) {
+         double want = xr[i] * sc * sgt_half_to_float(hg[i]);
+         e.want[(size_t)r * N + i] = want;
+         e.bound[(size_t)r * N + i] = rel * fabs(want);
+      }
+   }
+   struct buf *bufs[] = {&x, &g, &y};
+   struct {
+      uint32_t N;
+      float eps;
+   } push = {N, eps};
+   ml_finish(c, ph, &k, bufs, 3, &push, sizeof(push), rows, 1, &e, 8.0 * rows * N, "gbps",
+             "GB/s");
+}
+
 /* ---- main ------------------------------------------------------------------------------- */
 
 static void print_env(const char *name)
@@ -1349,18 +1746,22 @@ int main(int argc, char **argv)
          reduce_n = parse_u32(argv[++i], "--reduce-n");
       else if (!strcmp(argv[i], "--barrier-groups") && i + 1 < argc)
          barrier_groups = parse_u32(argv[++i], "--barrier-groups");
+      else if (!strcmp(argv[i], "--ml-n") && i + 1 < argc)
+         ml_n = parse_u32(argv[++i], "--ml-n");
       else if (!strcmp(argv[i], "--quick")) {
          n_dispatches = 2000;
          saxpy_n = reduce_n = 1u << 20;
          sgemm_n = 256;
          barrier_groups = 64;
+         ml_n = 1024;
          reps = 3;
          sgemm_reps = 1;
       } else
          die("usage: %s [--reps N] [--sgemm-reps N] [--only PHASE,...] [--quick] "
-             "[--dispatches N] [--saxpy-n N] [--sgemm-n N] [--reduce-n N] [--barrier-groups N]\n"
+             "[--dispatches N] [--saxpy-n N] [--sgemm-n N] [--reduce-n N] [--barrier-groups N] "
+             "[--ml-n N]\n"
              "phases: init pipeline dispatch (also dispatch_barrier) grid saxpy sgemm reduce "
-             "barrier",
+             "barrier ml_matvec_f16 ml_matvec_q8 ml_matvec_q4 ml_matmul_f16 ml_softmax ml_rmsnorm",
              argv[0]);
    }
    if (reps > MAX_REPS || sgemm_reps > MAX_REPS)
@@ -1371,6 +1772,9 @@ int main(int argc, char **argv)
       die("--barrier-groups too large");
    if (n_dispatches > UINT32_MAX / 64)
       die("--dispatches too large");
+   /* matmul takes ml_n / 32 rows of B, and tiles of 32 along K. */
+   if (ml_n % 512 || ml_n > 32768)
+      die("--ml-n must be a multiple of 512, at most 32768");
    setvbuf(stdout, NULL, _IOLBF, 0);
    /* Mesa (lavapipe) would otherwise serve repeated pipelines from its
     * on-disk cache; softgpu ignores the variable. */
@@ -1382,8 +1786,8 @@ int main(int argc, char **argv)
    print_env("SOFTGPU_THREADS");
    printf("info sgemm_reps %u\n", sgemm_reps);
    printf("info reps %u\ninfo dispatches %u\ninfo saxpy_n %u\ninfo sgemm_n %u\n"
-          "info reduce_n %u\ninfo barrier_groups %u\n", reps, n_dispatches, saxpy_n, sgemm_n,
-          reduce_n, barrier_groups);
+          "info reduce_n %u\ninfo barrier_groups %u\ninfo ml_n %u\n", reps, n_dispatches, saxpy_n,
+          sgemm_n, reduce_n, barrier_groups, ml_n);
 
    if (selected("init"))
       phase_init();
@@ -1403,6 +1807,18 @@ int main(int argc, char **argv)
       phase_reduce(&c);
    if (selected("barrier"))
       phase_barrier(&c);
+   if (selected("ml_matvec_f16"))
+      phase_ml_matvec(&c, "ml_matvec_f16", ML_F16);
+   if (selected("ml_matvec_q8"))
+      phase_ml_matvec(&c, "ml_matvec_q8", ML_Q8);
+   if (selected("ml_matvec_q4"))
+      phase_ml_matvec(&c, "ml_matvec_q4", ML_Q4);
+   if (selected("ml_matmul_f16"))
+      phase_ml_matmul(&c);
+   if (selected("ml_softmax"))
+      phase_ml_softmax(&c);
+   if (selected("ml_rmsnorm"))
+      phase_ml_rmsnorm(&c);
    ctx_destroy(&c);
    if (failures) {
       printf("info failures %d\n", failures);

@@ -16,6 +16,12 @@ driver stops the script with a non-zero status.
 The 1024x1024 sgemm takes lavapipe tens of seconds on a 2-core machine, so
 it runs only in the first --sgemm-rounds rounds (default 3), once per run.
 
+The ml_* phases run the machine-learning kernels of tests/vulkan/test_compute_ml.c
+(matrix-vector products in f16 and 8- and 4-bit blocks, an f16 matrix
+product, softmax, RMS norm), in a table of their own; `--only
+ml_matvec_f16,ml_matvec_q8,ml_matvec_q4,ml_matmul_f16,ml_softmax,ml_rmsnorm`
+runs just them.
+
 Standard library only.
 """
 
@@ -36,7 +42,9 @@ BEGIN = "<!-- compute-bench:begin (written by bench/run-compute-bench.py --write
 END = "<!-- compute-bench:end -->"
 SECTION = "## Compute"
 
-PHASES = ["init", "pipeline", "dispatch", "saxpy", "sgemm", "reduce", "barrier"]
+PHASES = ["init", "pipeline", "dispatch", "saxpy", "sgemm", "reduce", "barrier",
+          "ml_matvec_f16", "ml_matvec_q8", "ml_matvec_q4", "ml_matmul_f16", "ml_softmax",
+          "ml_rmsnorm"]
 
 # (metric, what, unit, higher is better)
 HEADLINE = [
@@ -57,6 +65,21 @@ HEADLINE = [
      "first dispatch (64x64 sgemm) + wait", "ms", False),
     ("init.ms", "`init`: vkCreateInstance + vkEnumeratePhysicalDevices + vkCreateDevice",
      "ms", False),
+]
+# The machine-learning kernels (tests/vulkan/test_compute_ml.c's shaders).
+ML = [
+    ("ml_matvec_f16.gbps", "`ml_matvec_f16`: y = A x, A {ml_n}x{ml_n} in f16, f32 "
+     "accumulation (bytes of A, x and y)", "GB/s", True),
+    ("ml_matvec_q8.gbps", "`ml_matvec_q8`: the same, A in 8-bit blocks with f16 scales",
+     "GB/s", True),
+    ("ml_matvec_q4.gbps", "`ml_matvec_q4`: the same, A in 4-bit blocks with f16 scales",
+     "GB/s", True),
+    ("ml_matmul_f16.gflops", "`ml_matmul_f16`: C = A B^T, A {ml_mm}x{ml_mm} and B "
+     "{ml_batch}x{ml_mm} in f16, 64x32 tiles in shared memory (2MNK flops)", "GFLOP/s", True),
+    ("ml_softmax.gbps", "`ml_softmax`: online softmax of {ml_rows} rows of {ml_n} f16 logits "
+     "with a mask, f32 out (6 bytes per element)", "GB/s", True),
+    ("ml_rmsnorm.gbps", "`ml_rmsnorm`: RMS norm of {ml_rows} rows of {ml_n} f32 values "
+     "(8 bytes per element)", "GB/s", True),
 ]
 DETAIL = [
     ("pipeline.create_ms", "`pipeline` module + pipeline creation only", "ms", False),
@@ -106,8 +129,11 @@ def sizes(runs):
     def count(k):
         v = int(info.get(k, "0"))
         return f"{v >> 20}M" if v >= 1 << 20 and v % (1 << 20) == 0 else str(v)
-    return {k: count(k) for k in ("dispatches", "saxpy_n", "sgemm_n", "reduce_n",
-                                  "barrier_groups")}
+    out = {k: count(k) for k in ("dispatches", "saxpy_n", "sgemm_n", "reduce_n",
+                                 "barrier_groups", "ml_n")}
+    ml_n = int(info.get("ml_n", "0"))
+    out.update(ml_mm=str(ml_n // 8), ml_batch=str(ml_n // 32), ml_rows=str(ml_n // 8))
+    return out
 
 
 def compare(sg, lvp, rows):
@@ -126,6 +152,16 @@ def compare(sg, lvp, rows):
 
 # ---- report ------------------------------------------------------------------------
 
+def ratio_table(L, sg, lvp, rows):
+    """Appends a table of rows (metric, softgpu, lavapipe, ratio) to L."""
+    L.append("| metric | softgpu | lavapipe | ratio (paired) | better |")
+    L.append("|---|---|---|---|---|")
+    for row in compare(sg, lvp, rows):
+        L.append(f"| {row['what']} | {fmt(row['sg'])} {row['unit']} | {fmt(row['lvp'])} "
+                 f"{row['unit']} | {fratio(row['ratio'])} ({fratio(row['lo'])}-"
+                 f"{fratio(row['hi'])}) | {'higher' if row['higher'] else 'lower'} |")
+
+
 def markdown(sg, lvp, meta):
     L = []
     L.append(f"{meta['rounds']} interleaved rounds (softgpu, lavapipe, softgpu, ...), each run a "
@@ -136,12 +172,13 @@ def markdown(sg, lvp, meta):
              f"ratio = softgpu / lavapipe (above 1 is better for softgpu on rates, below 1 on "
              f"times); \"paired\" is the range of the per-round ratios.")
     L.append("")
-    L.append("| metric | softgpu | lavapipe | ratio (paired) | better |")
-    L.append("|---|---|---|---|---|")
-    for row in compare(sg, lvp, HEADLINE):
-        L.append(f"| {row['what']} | {fmt(row['sg'])} {row['unit']} | {fmt(row['lvp'])} "
-                 f"{row['unit']} | {fratio(row['ratio'])} ({fratio(row['lo'])}-"
-                 f"{fratio(row['hi'])}) | {'higher' if row['higher'] else 'lower'} |")
+    ratio_table(L, sg, lvp, HEADLINE)
+    L.append("")
+    L.append("Machine-learning kernels (`tests/vulkan/test_compute_ml.c`'s shaders, at each "
+             "driver's default subgroup size, every result checked against its C reference "
+             "within the test's error bound; n/a: the driver lacks a feature the kernel needs):")
+    L.append("")
+    ratio_table(L, sg, lvp, ML)
     L.append("")
     L.append("The host's own loops, in the same processes (C, -O3 -march=native, on "
              "malloc'ed arrays of the same size), and each driver's result as a fraction of "
