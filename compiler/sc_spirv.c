@@ -92,6 +92,9 @@ bool sc_capability_implemented(uint32_t c)
    case SpvCapabilityGroupNonUniformBallot:
    case SpvCapabilityGroupNonUniformShuffle:
    case SpvCapabilityGroupNonUniformShuffleRelative:
+   /* Clustered reductions (REDUCE's cluster field) and quad shuffles. */
+   case SpvCapabilityGroupNonUniformClustered:
+   case SpvCapabilityGroupNonUniformQuad:
    case SpvCapabilityVulkanMemoryModel:
    case SpvCapabilityVulkanMemoryModelDeviceScope:
    case SpvCapabilityPhysicalStorageBufferAddresses:
@@ -127,6 +130,11 @@ bool sc_capability_implemented(uint32_t c)
    case SpvCapabilityFloat16:
    /* Doubles: register pairs and the binary64 instructions. */
    case SpvCapabilityFloat64:
+   /* Integer dot products (sc_dot.c): IDP4 and 64-bit sequences. */
+   case SpvCapabilityDotProductInputAll:
+   case SpvCapabilityDotProductInput4x8Bit:
+   case SpvCapabilityDotProductInput4x8BitPacked:
+   case SpvCapabilityDotProduct:
       return true;
    default:
       return false;

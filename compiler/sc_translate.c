@@ -2694,6 +2694,18 @@ static void subgroup_arith(struct sc_tx *t, uint32_t at)
    case SpvGroupOperationReduce: op = ISA_OP_REDUCE; break;
    case SpvGroupOperationInclusiveScan: op = ISA_OP_SCAN; break;
    case SpvGroupOperationExclusiveScan: op = ISA_OP_SCAN; mod |= ISA_SCAN_EXCLUSIVE; break;
+   case SpvGroupOperationClusteredReduce: {
+      /* "ClusterSize ... must be a constant ... a power of 2" of at least
+       * 1 (SPIR-V 3.42.21): the cluster field holds its log2 plus one;
+       * clusters of the whole warp or more are the plain reduction. */
+      uint32_t size = 0;
+      if (sc_len(t->m, at) < 7 || !sc_const_u32(t, sc_arg(t, at, 6), &size) || !is_pow2(size))
+         FAIL("ClusteredReduce needs a constant power-of-two cluster size");
+      op = ISA_OP_REDUCE;
+      if (size < 64)
+         mod |= (log2_of(size) + 1) << ISA_SUBGROUP_CLUSTER_SHIFT;
+      break;
+   }
    default: FAIL("unsupported subgroup group operation %u", group_op);
    }
    struct sc_operands a = sc_operand(t, sc_arg(t, at, 5));
@@ -2701,7 +2713,20 @@ static void subgroup_arith(struct sc_tx *t, uint32_t at)
    /* An exclusive scan's first lane gets the identity: all ones for AND,
     * which is no boolean (booleans are 0 or 1); true is 1. */
    bool bool_and = s.kind == SC_TK_BOOL && rop == ISA_RED_AND && (mod & ISA_SCAN_EXCLUSIVE);
+   /* A signed min or max of 8- or 16-bit integers has a narrower one: the 32-bit
+    * identity (INT32_MAX, INT32_MIN) clamped to the narrow range is the
+    * narrow one; the operands, sign-extended, are within it. */
+   bool narrow_signed = s.kind == SC_TK_INT && s.width < 32 && (mod & ISA_SCAN_EXCLUSIVE) &&
+                        (rop == ISA_RED_IMIN_S || rop == ISA_RED_IMAX_S);
    for (uint32_t i = 0; i < v->n; i++) {
+      if (narrow_signed) {
+         struct sc_opnd scan = sc_reg(sc_new_reg(t, 1, sc_opnd_uniform(t, a.c[i])));
+         sc_emit(t, op, mod, scan, a.c[i], sc_none(), sc_none());
+         uint32_t bound = rop == ISA_RED_IMIN_S ? (1u << (s.width - 1)) - 1 : 0u - (1u << (s.width - 1));
+         sc_emit(t, rop == ISA_RED_IMIN_S ? ISA_OP_IMIN_S : ISA_OP_IMAX_S, 0, v->comp[i], scan,
+                 sc_imm(bound), sc_none());
+         continue;
+      }
       if (!bool_and) {
          sc_emit(t, op, mod, v->comp[i], a.c[i], sc_none(), sc_none());
          continue;
@@ -2709,6 +2734,38 @@ static void subgroup_arith(struct sc_tx *t, uint32_t at)
       struct sc_opnd scan = sc_reg(sc_new_reg(t, 1, sc_opnd_uniform(t, a.c[i])));
       sc_emit(t, op, mod, scan, a.c[i], sc_none(), sc_none());
       sc_emit(t, ISA_OP_AND, 0, v->comp[i], scan, sc_imm(1), sc_none());
+   }
+   sc_release(&a);
+}
+
+/* OpGroupNonUniformQuadBroadcast and QuadSwap: a shuffle within each
+ * aligned quad of lanes (quads are lanes 4q to 4q + 3, as SPIR-V 3.42.21
+ * numbers them by subgroup invocation id): from lane (id & ~3) | Index,
+ * or from id ^ 1, ^ 2, ^ 3 for the horizontal, vertical and diagonal
+ * swaps (Direction 0, 1, 2). */
+static void quad(struct sc_tx *t, uint32_t at, uint16_t op)
+{
+   uint32_t type = sc_arg(t, at, 1), id = sc_arg(t, at, 2);
+   struct sc_operands a = sc_operand(t, sc_arg(t, at, 4));
+   struct sc_opnd lane;
+   uint32_t mod = ISA_SHFL_IDX;
+   if (op == SpvOpGroupNonUniformQuadSwap) {
+      uint32_t direction;
+      if (!sc_const_u32(t, sc_arg(t, at, 5), &direction) || direction > 2)
+         FAIL("QuadSwap needs a constant Direction of 0, 1 or 2");
+      lane = sc_imm(direction + 1);
+      mod = ISA_SHFL_XOR;
+   } else {
+      struct sc_opnd base = sc_alu(t, ISA_OP_AND, 0, sreg(t, ISA_SR_LANE_ID, false), sc_imm(~3u), sc_none());
+      lane = sc_alu(t, ISA_OP_OR, 0, base,
+                    sc_alu(t, ISA_OP_AND, 0, sc_get1(t, sc_arg(t, at, 5), 0), sc_imm(3), sc_none()),
+                    sc_none());
+   }
+   struct sc_tinfo s = sc_scalar_at(t, type, 0);
+   struct sc_val *v = sc_result(t, id, type);
+   for (uint32_t i = 0; i < v->n; i++) {
+      for (uint32_t h = 0; h < (sc_is64(&s) ? 2u : 1u); h++)
+         sc_emit(t, ISA_OP_SHFL, mod, sc_part_of(v->comp[i], h), sc_part_of(a.c[i], h), lane, sc_none());
    }
    sc_release(&a);
 }
@@ -3524,6 +3581,14 @@ static void dispatch(struct sc_tx *t, uint32_t at, uint16_t op, uint32_t id)
    default:
       if (op >= SpvOpGroupNonUniformElect && op <= SpvOpGroupNonUniformLogicalXor) {
          subgroup(t, at);
+         return;
+      }
+      if (op >= SpvOpSDot && op <= SpvOpSUDotAccSat) {
+         sc_integer_dot(t, at);
+         return;
+      }
+      if (op == SpvOpGroupNonUniformQuadBroadcast || op == SpvOpGroupNonUniformQuadSwap) {
+         quad(t, at, op);
          return;
       }
       if (op == SpvOpFunctionCall)

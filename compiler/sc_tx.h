@@ -265,6 +265,10 @@ void sc_guard_end(struct sc_tx *t, uint32_t label);
  * through a break, continue or return. */
 void sc_region(struct sc_tx *t, uint32_t label, uint32_t stop);
 
+/* ---- sc_dot.c ---- */
+/* OpSDot, OpUDot, OpSUDot and their AccSat forms at `at`. */
+void sc_integer_dot(struct sc_tx *t, uint32_t at);
+
 /* ---- sc_translate.c ---- */
 /* The components of a value (constants produced on the spot); the array
  * is the caller's to sc_disown when *owned is set. */

@@ -110,6 +110,9 @@ static void init_features(struct sg_core_features *f)
     * compiled; buffer requirements need no buffer; softgpu has no images,
     * so the image parts have nothing to apply to. */
    f->v13.maintenance4 = VK_TRUE;
+   /* OpSDot, OpUDot, OpSUDot and their AccSat forms at every input width
+    * (compiler/sc_dot.c). */
+   f->v13.shaderIntegerDotProduct = VK_TRUE;
 }
 
 /* Limits of the hardware model (hw/include/hw_caps.h) and of what softgpu's
@@ -193,11 +196,13 @@ static void init_properties(struct sg_core_properties *p, const struct hw_caps *
    VkPhysicalDeviceVulkan11Properties *v11 = &p->v11;
    v11->subgroupSize = HW_WARP_WIDTH_DEFAULT;
    v11->subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
-   /* What the ISA's subgroup instructions cover (no clustered or quad). */
+   /* What the ISA's subgroup instructions cover: clustered reductions are
+    * REDUCE's cluster field, quad operations shuffles within four lanes. */
    v11->subgroupSupportedOperations =
       VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_VOTE_BIT |
       VK_SUBGROUP_FEATURE_ARITHMETIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
-      VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT;
+      VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT |
+      VK_SUBGROUP_FEATURE_CLUSTERED_BIT | VK_SUBGROUP_FEATURE_QUAD_BIT;
    v11->pointClippingBehavior = VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES;
    v11->maxPerSetDescriptors = 131072;
    v11->maxMemoryAllocationSize = caps->memory_bytes;
@@ -241,6 +246,17 @@ static void init_properties(struct sg_core_properties *p, const struct hw_caps *
    v13->storageTexelBufferOffsetAlignmentBytes = 16;
    v13->uniformTexelBufferOffsetAlignmentBytes = 16;
    v13->maxBufferSize = caps->memory_bytes;
+   /* Integer dot products: four 8-bit integers packed in a word, into a
+    * 32-bit result, are one instruction (IDP4, with or without the
+    * saturating accumulation); every other form is a sequence of 64-bit
+    * multiplies and adds, no faster than the shader's own arithmetic, so
+    * not "accelerated". */
+   v13->integerDotProduct4x8BitPackedUnsignedAccelerated = VK_TRUE;
+   v13->integerDotProduct4x8BitPackedSignedAccelerated = VK_TRUE;
+   v13->integerDotProduct4x8BitPackedMixedSignednessAccelerated = VK_TRUE;
+   v13->integerDotProductAccumulatingSaturating4x8BitPackedUnsignedAccelerated = VK_TRUE;
+   v13->integerDotProductAccumulatingSaturating4x8BitPackedSignedAccelerated = VK_TRUE;
+   v13->integerDotProductAccumulatingSaturating4x8BitPackedMixedSignednessAccelerated = VK_TRUE;
 }
 
 static void init_memory(VkPhysicalDeviceMemoryProperties *m, const struct hw_caps *caps)
