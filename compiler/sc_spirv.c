@@ -130,6 +130,11 @@ bool sc_capability_implemented(uint32_t c)
    case SpvCapabilityFloat16:
    /* Doubles: register pairs and the binary64 instructions. */
    case SpvCapabilityFloat64:
+   /* Float controls the execution units always honour (their execution
+    * modes, execution_mode below). */
+   case SpvCapabilityDenormPreserve:
+   case SpvCapabilitySignedZeroInfNanPreserve:
+   case SpvCapabilityRoundingModeRTE:
    /* Integer dot products (sc_dot.c): IDP4 and 64-bit sequences. */
    case SpvCapabilityDotProductInputAll:
    case SpvCapabilityDotProductInput4x8Bit:
@@ -408,9 +413,19 @@ static void execution_mode(struct sc_module *m, uint32_t at, uint32_t len, bool 
       break;
    case SpvExecutionModeLocalSizeHint:
    case SpvExecutionModeSubgroupUniformControlFlowKHR:
+      break;
+   /* Float controls: what the execution units always do (see
+    * shaderDenormPreserveFloat* and the others in sg_physical_device.c). */
    case SpvExecutionModeDenormPreserve:
    case SpvExecutionModeSignedZeroInfNanPreserve:
+   case SpvExecutionModeRoundingModeRTE:
       break;
+   case SpvExecutionModeDenormFlushToZero:
+      sc_fail(e, "execution mode DenormFlushToZero is not supported: softgpu keeps denormals "
+                 "(shaderDenormFlushToZeroFloat* are false)");
+   case SpvExecutionModeRoundingModeRTZ:
+      sc_fail(e, "execution mode RoundingModeRTZ is not supported: softgpu rounds to nearest "
+                 "even (shaderRoundingModeRTZFloat* are false)");
    default:
       sc_fail(e, "unsupported execution mode %u", m->words[at + 2]);
    }

@@ -1909,12 +1909,18 @@ static struct sc_opnd dot(struct sc_tx *t, const struct sc_operands *a, const st
 }
 
 /* Component-wise f(x) * k. */
-static void ext_scale(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, float k)
+/* Radians and Degrees: Vulkan's precision for them is "inherited from
+ * x * C", C in the operand's own precision, so binary16 multiplies by C
+ * rounded to binary16 (k16), with HMUL. */
+static void ext_scale(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type, float k, uint32_t k16)
 {
    struct sc_operands a = sc_operand(t, sc_arg(t, at, 5));
    struct sc_val *v = sc_result(t, id, type);
+   struct sc_tinfo s = sc_scalar_at(t, type, 0);
+   bool half = s.kind == SC_TK_FLOAT && s.width == 16;
    for (uint32_t i = 0; i < v->n; i++)
-      sc_emit(t, ISA_OP_FMUL, 0, v->comp[i], pick(&a, i), fimm(t, k), sc_none());
+      sc_emit(t, half ? ISA_OP_HMUL : ISA_OP_FMUL, 0, v->comp[i], pick(&a, i),
+              half ? sc_imm(k16) : fimm(t, k), sc_none());
    sc_release(&a);
 }
 
@@ -2355,8 +2361,9 @@ static void glsl(struct sc_tx *t, uint32_t at)
       sc_release(&b);
       return;
    }
-   case GLSLstd450Radians: ext_scale(t, at, id, type, 0.017453292519943295f); return;
-   case GLSLstd450Degrees: ext_scale(t, at, id, type, 57.29577951308232f); return;
+   /* binary16 0x2478 and 0x5329: pi/180 and 180/pi rounded to nearest */
+   case GLSLstd450Radians: ext_scale(t, at, id, type, 0.017453292519943295f, 0x2478u); return;
+   case GLSLstd450Degrees: ext_scale(t, at, id, type, 57.29577951308232f, 0x5329u); return;
    case GLSLstd450SSign:
       if (i64) {
          ext_ssign64(t, at, id, type);
@@ -3215,7 +3222,7 @@ static uint32_t glsl_view(uint32_t inst)
       return SC_VIEW_ZEXT;
    case GLSLstd450FAbs: case GLSLstd450Sqrt: case GLSLstd450FMin: case GLSLstd450FMax:
    case GLSLstd450NMin: case GLSLstd450NMax: case GLSLstd450FClamp: case GLSLstd450NClamp:
-   case GLSLstd450Fma:
+   case GLSLstd450Fma: case GLSLstd450Radians: case GLSLstd450Degrees:
       return SC_VIEW_RAW;
    default:
       return SC_VIEW_SEXT | SC_VIEW_F32;

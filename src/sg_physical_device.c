@@ -214,8 +214,27 @@ static void init_properties(struct sg_core_properties *p, const struct hw_caps *
             SG_GIT_REVISION);
    /* Not a conformant implementation: "0.0.0.0" (VkConformanceVersion). */
    memset(&v12->conformanceVersion, 0, sizeof(v12->conformanceVersion));
-   v12->denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;
-   v12->roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE;
+   /* Float controls (VK_KHR_shader_float_controls): what the execution
+    * units always do, at every width, so every mode that says so is
+    * honoured and independent of the others: binary16, binary32 and
+    * binary64 arithmetic keeps denormals (nothing sets flush-to-zero on the
+    * host), rounds to nearest even, and keeps infinities, NaNs and the
+    * sign of zero (the compiler's only float rewrites are constant folding
+    * in IEEE arithmetic, ordered/unordered comparison inversion and
+    * multiply-add contraction). Flushing denormals and rounding towards
+    * zero are not offered: the execution modes that ask for them fail the
+    * compile. */
+   v12->denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+   v12->roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+   v12->shaderSignedZeroInfNanPreserveFloat16 = VK_TRUE;
+   v12->shaderSignedZeroInfNanPreserveFloat32 = VK_TRUE;
+   v12->shaderSignedZeroInfNanPreserveFloat64 = VK_TRUE;
+   v12->shaderDenormPreserveFloat16 = VK_TRUE;
+   v12->shaderDenormPreserveFloat32 = VK_TRUE;
+   v12->shaderDenormPreserveFloat64 = VK_TRUE;
+   v12->shaderRoundingModeRTEFloat16 = VK_TRUE;
+   v12->shaderRoundingModeRTEFloat32 = VK_TRUE;
+   v12->shaderRoundingModeRTEFloat64 = VK_TRUE;
    /* Semaphore words compare full 64-bit values: any difference works. */
    v12->maxTimelineSemaphoreValueDifference = UINT64_MAX;
    /* Update-after-bind sets are ordinary sets (see init_features). */
