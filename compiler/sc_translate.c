@@ -856,6 +856,89 @@ static void step_into_promoted(struct sc_tx *t, struct ptr *p, uint32_t *type, u
 }
 
 /* Places a variable and gives it its pointer value. */
+/* The bytes a type takes in an explicit layout (Offset, ArrayStride and
+ * MatrixStride decorations): at most its last byte's offset plus one,
+ * rounded up to whole strides. */
+static uint32_t explicit_size(const struct sc_tx *t, uint32_t type, uint32_t matrix_stride,
+                              bool row_major, int depth)
+{
+   struct sc_tinfo ti = sc_type_of(t, type);
+   if (depth > 64)
+      FAIL("type nesting deeper than 64");
+   switch (ti.kind) {
+   case SC_TK_INT: case SC_TK_FLOAT: return ti.width / 8;
+   case SC_TK_VECTOR: return explicit_size(t, ti.elem, 0, false, depth + 1) * ti.count;
+   case SC_TK_MATRIX: {
+      struct sc_tinfo col = sc_type_of(t, ti.elem);
+      if (!matrix_stride)
+         FAIL("matrix in an explicit layout has no MatrixStride decoration");
+      return matrix_stride * (row_major ? col.count : ti.count);
+   }
+   case SC_TK_ARRAY: {
+      uint32_t stride = sc_idp(t, type)->array_stride;
+      if (!stride)
+         FAIL("array in an explicit layout has no ArrayStride decoration");
+      uint64_t size = (uint64_t)stride * ti.count;
+      if (size > 65536)
+         FAIL("the shader needs more than 65536 bytes of workgroup memory");
+      return (uint32_t)size;
+   }
+   case SC_TK_STRUCT: {
+      const struct sc_id *sd = sc_idp(t, type);
+      uint32_t end = 0;
+      for (uint32_t i = 0; i < ti.count && i < sd->member_count; i++) {
+         const struct sc_member_deco *md = &sd->members[i];
+         uint64_t e = (uint64_t)md->offset +
+                      explicit_size(t, sc_struct_member(t, type, i), md->matrix_stride, md->row_major,
+                                    depth + 1);
+         if (e > 65536)
+            FAIL("the shader needs more than 65536 bytes of workgroup memory");
+         end = e > end ? (uint32_t)e : end;
+      }
+      return end;
+   }
+   default:
+      FAIL("type %u cannot be in an explicit layout in workgroup memory", type);
+   }
+}
+
+/* A Block-decorated Workgroup variable (WorkgroupMemoryExplicitLayoutKHR):
+ * laid out by its decorations, and aliasing every other one ("Block-
+ * decorated variables in Workgroup storage class ... alias each other",
+ * SPV_KHR_workgroup_memory_explicit_layout): all start at one offset, of a
+ * region as large as the largest of them, placed at the first one's
+ * translation. */
+static void explicit_workgroup_variable(struct sc_tx *t, uint32_t var, struct ptr *p)
+{
+   if (!t->explicit_shared_placed) {
+      uint32_t size = 0;
+      const struct sc_module *m = t->m;
+      for (uint32_t at = 5; at < m->globals_end; at += sc_len(m, at)) {
+         if (sc_op(m, at) != SpvOpVariable || sc_arg(t, at, 3) != SpvStorageClassWorkgroup)
+            continue;
+         uint32_t pointee = sc_type_of(t, sc_arg(t, at, 1)).elem;
+         if (sc_idp(t, pointee)->block) {
+            uint32_t s = explicit_size(t, pointee, 0, false, 0);
+            size = s > size ? s : size;
+         }
+      }
+      t->shared_next = align_up(t->shared_next, 16);
+      t->explicit_shared = t->shared_next;
+      if ((uint64_t)t->shared_next + size > 65536)
+         FAIL("the shader needs more than 65536 bytes of workgroup memory");
+      t->shared_next += size;
+      t->explicit_shared_placed = true;
+   }
+   p->explicit_layout = true;
+   p->offset = sc_imm(t->explicit_shared);
+   uint32_t at = sc_idp(t, var)->def;
+   if (sc_len(t->m, at) > 4) {
+      if (sc_idp(t, sc_arg(t, at, 4))->opcode != SpvOpConstantNull)
+         FAIL("a Workgroup variable's initializer must be OpConstantNull");
+      t->mir->zero_shared = true;
+   }
+}
+
 static void variable(struct sc_tx *t, uint32_t var)
 {
    const struct sc_id *d = sc_idp(t, var);
@@ -876,6 +959,10 @@ static void variable(struct sc_tx *t, uint32_t var)
       p->offset = sc_imm(HW_ROOT_PUSH_OFFSET);
       break;
    case SpvStorageClassWorkgroup: {
+      if (sc_idp(t, pt.elem)->block) {
+         explicit_workgroup_variable(t, var, p);
+         break;
+      }
       uint32_t align, size = implicit_size(t, pt.elem, &align);
       t->shared_next = align_up(t->shared_next, align < 16 ? 16 : align);
       p->offset = sc_imm(t->shared_next);

@@ -99,6 +99,9 @@ struct sc_tx {
    uint32_t depth;
    uint32_t line;
    uint32_t shared_next, private_next;
+   /* Block-decorated Workgroup variables' common offset, once placed */
+   uint32_t explicit_shared;
+   bool explicit_shared_placed;
    uint32_t *var_offset;        /* Workgroup/Private/Function variables: byte offset */
    uint8_t *promote;            /* per id: a variable kept in registers */
    uint8_t *used_globals;       /* per id, during prologue(); freed by tx_free on failure */

@@ -301,6 +301,13 @@ class Struct:
         self.extends = extends
 
 
+# Feature structs of device extensions softgpu offers that no core version
+# promoted, and the field of struct sg_core_features that holds each.
+EXTENSION_FEATURE_BLOCKS = [
+    ("VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR", "wmel"),
+]
+
+
 def parse_structs(root):
     structs = {}
     for t in root.find("types"):
@@ -382,6 +389,11 @@ def gen_struct_tables(root, out):
         return entries
 
     feats = table("features", "VkPhysicalDeviceFeatures2", blocks_f)
+    # Feature structs of device extensions that no core version promoted:
+    # each is a block of its own after the core ones.
+    for name, field in EXTENSION_FEATURE_BLOCKS:
+        st = structs[name]
+        feats.append((st, [(m[0], "%s.%s" % (field, m[0])) for m in st.members]))
     props = table("properties", "VkPhysicalDeviceProperties2", blocks_p)
     # (struct, member) -> the member's path in the core blocks, for the
     # SPIR-V tables, which name features and properties by struct.
@@ -403,6 +415,9 @@ def gen_struct_tables(root, out):
     h.append("   VkPhysicalDeviceFeatures v10;")
     for k in (1, 2, 3):
         h.append("   %s v1%d;" % (blocks_f[k], k))
+    h.append("   /* Features of device extensions not promoted to core. */")
+    for name, field in EXTENSION_FEATURE_BLOCKS:
+        h.append("   %s %s;" % (name, field))
     h.append("};\n")
     h.append("/* All core properties of Vulkan 1.0-1.3, likewise. */")
     h.append("struct sg_core_properties {")

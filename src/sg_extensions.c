@@ -43,6 +43,7 @@ const struct sg_extension sg_device_extensions[] = {
    {SG_EXT_KHR_timeline_semaphore, VK_KHR_TIMELINE_SEMAPHORE_SPEC_VERSION},
    {SG_EXT_KHR_uniform_buffer_standard_layout, VK_KHR_UNIFORM_BUFFER_STANDARD_LAYOUT_SPEC_VERSION},
    {SG_EXT_KHR_vulkan_memory_model, VK_KHR_VULKAN_MEMORY_MODEL_SPEC_VERSION},
+   {SG_EXT_KHR_workgroup_memory_explicit_layout, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_SPEC_VERSION},
    {SG_EXT_KHR_zero_initialize_workgroup_memory, VK_KHR_ZERO_INITIALIZE_WORKGROUP_MEMORY_SPEC_VERSION},
 };
 const uint32_t sg_device_extension_count =

@@ -38,6 +38,7 @@ static void init_features(struct sg_core_features *f)
    f->v11.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES;
    f->v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
    f->v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+   f->wmel.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR;
    /* Only what works today; see docs/conformance-gaps.md for the rest. */
    /* Descriptors are {VA, range} in memory launches read when they run:
     * robust accesses check the range (compiler), indexing into arrays of
@@ -113,6 +114,13 @@ static void init_features(struct sg_core_features *f)
    /* OpSDot, OpUDot, OpSUDot and their AccSat forms at every input width
     * (compiler/sc_dot.c). */
    f->v13.shaderIntegerDotProduct = VK_TRUE;
+   /* Block-decorated workgroup variables (VK_KHR_workgroup_memory_explicit_
+    * layout): laid out by their decorations, any layout rule, aliased, with
+    * byte and halfword accesses to shared memory. */
+   f->wmel.workgroupMemoryExplicitLayout = VK_TRUE;
+   f->wmel.workgroupMemoryExplicitLayoutScalarBlockLayout = VK_TRUE;
+   f->wmel.workgroupMemoryExplicitLayout8BitAccess = VK_TRUE;
+   f->wmel.workgroupMemoryExplicitLayout16BitAccess = VK_TRUE;
 }
 
 /* Limits of the hardware model (hw/include/hw_caps.h) and of what softgpu's

@@ -99,9 +99,11 @@ static struct sc_validator_options validator_options(uint32_t api_version,
       minor >= 1 || sg_ext_set_has(exts, SG_EXT_KHR_relaxed_block_layout);
    o.uniform_buffer_standard_layout = f->v12.uniformBufferStandardLayout;
    o.scalar_block_layout = f->v12.scalarBlockLayout;
-   /* workgroupMemoryExplicitLayoutScalarBlockLayout: softgpu does not
-    * offer VK_KHR_workgroup_memory_explicit_layout, so never. */
-   o.workgroup_scalar_block_layout = false;
+   /* Scalar layouts of Block-decorated Workgroup variables come with
+    * workgroupMemoryExplicitLayoutScalarBlockLayout (and the extension). */
+   o.workgroup_scalar_block_layout =
+      f->wmel.workgroupMemoryExplicitLayoutScalarBlockLayout &&
+      sg_ext_set_has(exts, SG_EXT_KHR_workgroup_memory_explicit_layout);
    /* LocalSizeId needs maintenance4 (the Vulkan 1.3 environment allows
     * it by itself, earlier ones only with this). */
    o.allow_local_size_id = f->v13.maintenance4;

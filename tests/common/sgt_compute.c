@@ -36,6 +36,15 @@ static void query_device(struct sgt_cdev *d)
    d->features11.pNext = d->features12.pNext = d->features13.pNext = NULL;
 
    d->has_push_descriptor_ext = has_device_extension(d->pdev, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+   d->has_wmel_ext = has_device_extension(d->pdev, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME);
+   d->wmel = (VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR){
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR};
+   if (d->has_wmel_ext) {
+      VkPhysicalDeviceFeatures2 fw = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                      .pNext = &d->wmel};
+      vkGetPhysicalDeviceFeatures2(d->pdev, &fw);
+      d->wmel.pNext = NULL;
+   }
    VkPhysicalDevicePushDescriptorPropertiesKHR pd = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
    VkPhysicalDeviceVulkan13Properties p13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES,
@@ -152,8 +161,16 @@ void sgt_cdev_create(struct sgt_cdev *d, const struct sgt_compute_options *opts)
       want12.pNext = &want13;
       want13.pNext = NULL;
    }
-   const char *exts[1];
+   /* Every feature includes those of VK_KHR_workgroup_memory_explicit_layout,
+    * with the extension, when offered. */
+   VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR want_wmel = d->wmel;
+   bool wmel = opts->every_feature && d->has_wmel_ext;
+   if (wmel)
+      want13.pNext = &want_wmel;
+   const char *exts[2];
    uint32_t next = 0;
+   if (wmel)
+      exts[next++] = VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME;
    if (opts->push_descriptor && d->has_push_descriptor_ext)
       exts[next++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
 
@@ -176,7 +193,8 @@ void sgt_cdev_create(struct sgt_cdev *d, const struct sgt_compute_options *opts)
    d->uniform_array_nonuniform_indexing = want12.shaderUniformBufferArrayNonUniformIndexing;
    d->scalar_block_layout = want12.scalarBlockLayout;
    d->uniform_buffer_standard_layout = want12.uniformBufferStandardLayout;
-   if (next) {
+   d->workgroup_explicit_layout = wmel;
+   if (opts->push_descriptor && d->has_push_descriptor_ext) {
       d->push_descriptor = true;
       d->CmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(
          d->device, "vkCmdPushDescriptorSetKHR");

@@ -64,6 +64,8 @@ struct sgt_cdev {
    VkPhysicalDeviceVulkan11Properties props11;
    VkPhysicalDeviceVulkan13Properties props13;
    bool has_push_descriptor_ext;
+   bool has_wmel_ext;                /* VK_KHR_workgroup_memory_explicit_layout */
+   VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR wmel;   /* its features */
    uint32_t max_push_descriptors;
 
    /* What this device was created with: timelineSemaphore and
@@ -73,6 +75,7 @@ struct sgt_cdev {
    bool robust_buffer_access;
    bool buffer_device_address;
    bool push_descriptor;
+   bool workgroup_explicit_layout;   /* the extension and every feature of it offered */
    bool maintenance4;
    bool inline_uniform_block;
    bool pipeline_creation_cache_control;

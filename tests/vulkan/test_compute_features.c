@@ -1386,6 +1386,48 @@ static void arith64(struct sgt_cdev *d)
    sgt_kernel_destroy(d, &k);
 }
 
+/* ---- explicit_shared: Block-decorated workgroup variables ---- */
+
+static void explicit_shared(struct sgt_cdev *d)
+{
+   const VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR *f = &d->wmel;
+   if (!d->workgroup_explicit_layout || !f->workgroupMemoryExplicitLayout ||
+       !f->workgroupMemoryExplicitLayout8BitAccess || !f->workgroupMemoryExplicitLayout16BitAccess ||
+       !f->workgroupMemoryExplicitLayoutScalarBlockLayout || !d->features12.shaderInt8 ||
+       !d->features.shaderInt16) {
+      sgt_skip("explicit_shared", "VK_KHR_workgroup_memory_explicit_layout with its 8-/16-bit and "
+                                  "scalar features, shaderInt8 or shaderInt16 is not advertised");
+      return;
+   }
+   struct sgt_kernel k;
+   sgt_kernel_create(d, &k, SGT_SHADER("explicit_shared"), 1, 0, NULL);
+   struct sgt_buffer out;
+   sgt_cbuffer(d, 4 * 4 * 64, &out);
+   const struct sgt_buffer *bufs[] = {&out};
+   sgt_kernel_bind(d, &k, bufs);
+   VkCommandBuffer cmd = sgt_cmd_begin(d);
+   sgt_kernel_dispatch(cmd, &k, NULL, 1, 1, 1);
+   sgt_cmd_submit_wait(d, cmd);
+   const uint32_t *r = out.map;
+   uint32_t bad = 0;
+   for (uint32_t i = 0; i < 64 && bad < 8; i++) {
+      uint32_t j = 63 - i, wj = j * 0x01020304u + 0x10u;
+      /* the scalar vec3 array: element i's y is word 3i + 1 */
+      uint32_t y = i < 21 ? (3 * i + 1) * 0x01020304u + 0x10u : 0;
+      uint32_t last = i < 32 ? (i | (i + 1000u) << 16) : i * 0x01020304u + 0x10u;
+      uint32_t want[4] = {wj, (wj >> (8 * (i & 3))) & 0xffu, y, last};
+      for (uint32_t w = 0; w < 4; w++) {
+         if (r[4 * i + w] != want[w]) {
+            bad++;
+            SGT_CHECK(false, "invocation %u, word %u: 0x%08x, want 0x%08x", i, w, r[4 * i + w],
+                      want[w]);
+         }
+      }
+   }
+   sgt_cbuffer_destroy(d, &out);
+   sgt_kernel_destroy(d, &k);
+}
+
 int main(int argc, char **argv)
 {
    static const struct sgt_subtest tests[] = {
@@ -1409,6 +1451,7 @@ int main(int argc, char **argv)
       {"storage8", storage8},
       {"arith16", arith16},
       {"arith64", arith64},
+      {"explicit_shared", explicit_shared},
    };
    const struct sgt_compute_options opts = {.every_feature = true};
    return sgt_compute_main(argc, argv, &opts, tests, sizeof(tests) / sizeof(tests[0]));
