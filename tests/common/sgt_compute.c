@@ -141,6 +141,10 @@ void sgt_cdev_create(struct sgt_cdev *d, const struct sgt_compute_options *opts)
          SGT_REQUIRED_FEATURE_MISSING("robust buffer access", "robustBufferAccess", "Vulkan");
       want.features.robustBufferAccess = d->features.robustBufferAccess;
    }
+   if (opts->float64) {
+      want.features.shaderFloat64 = d->features.shaderFloat64;
+      want.features.shaderInt64 = d->features.shaderInt64;
+   }
    VkPhysicalDeviceVulkan11Features want11;
    if (opts->every_feature) {
       want.features = d->features;
@@ -176,6 +180,8 @@ void sgt_cdev_create(struct sgt_cdev *d, const struct sgt_compute_options *opts)
    d->uniform_array_nonuniform_indexing = want12.shaderUniformBufferArrayNonUniformIndexing;
    d->scalar_block_layout = want12.scalarBlockLayout;
    d->uniform_buffer_standard_layout = want12.uniformBufferStandardLayout;
+   d->shader_float64 = want.features.shaderFloat64;
+   d->shader_int64 = want.features.shaderInt64;
    if (next) {
       d->push_descriptor = true;
       d->CmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(
