@@ -150,6 +150,10 @@ void sgt_cdev_create(struct sgt_cdev *d, const struct sgt_compute_options *opts)
          SGT_REQUIRED_FEATURE_MISSING("robust buffer access", "robustBufferAccess", "Vulkan");
       want.features.robustBufferAccess = d->features.robustBufferAccess;
    }
+   if (opts->float64) {
+      want.features.shaderFloat64 = d->features.shaderFloat64;
+      want.features.shaderInt64 = d->features.shaderInt64;
+   }
    VkPhysicalDeviceVulkan11Features want11;
    if (opts->every_feature) {
       want.features = d->features;
@@ -194,6 +198,8 @@ void sgt_cdev_create(struct sgt_cdev *d, const struct sgt_compute_options *opts)
    d->scalar_block_layout = want12.scalarBlockLayout;
    d->uniform_buffer_standard_layout = want12.uniformBufferStandardLayout;
    d->workgroup_explicit_layout = wmel;
+   d->shader_float64 = want.features.shaderFloat64;
+   d->shader_int64 = want.features.shaderInt64;
    if (opts->push_descriptor && d->has_push_descriptor_ext) {
       d->push_descriptor = true;
       d->CmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(

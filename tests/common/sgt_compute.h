@@ -38,6 +38,9 @@ struct sgt_compute_options {
    /* enable scalarBlockLayout and uniformBufferStandardLayout, each when
     * supported */
    bool block_layouts;
+   /* enable shaderFloat64 and shaderInt64, each when supported (the VkFFT
+    * test's double-precision plans) */
+   bool float64;
    /* enable every feature of VkPhysicalDeviceFeatures and the Vulkan 1.1,
     * 1.2 and 1.3 feature structs that the device advertises (the tests of
     * single features, which skip what is not advertised) */
@@ -86,6 +89,8 @@ struct sgt_cdev {
    bool uniform_array_nonuniform_indexing;
    bool scalar_block_layout;
    bool uniform_buffer_standard_layout;
+   bool shader_float64;
+   bool shader_int64;
    PFN_vkCmdPushDescriptorSetKHR CmdPushDescriptorSetKHR;
    PFN_vkCmdPushDescriptorSetWithTemplateKHR CmdPushDescriptorSetWithTemplateKHR;
 };
