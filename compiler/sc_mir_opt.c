@@ -607,9 +607,10 @@ static bool hoist_invariants(struct opt *o)
    return changed;
 }
 
-/* Every S2R of a special register reads the same value for the whole
- * warp: the first one moves to the program's start (where it dominates
- * everything) and the others' readers read it instead. */
+/* Every S2R of a fixed special register (not the clock) reads the same
+ * value for the whole warp: the first one moves to the program's start
+ * (where it dominates everything) and the others' readers read it
+ * instead. */
 static void share_special_registers(struct opt *o)
 {
    struct sc_mir *mir = o->mir;
@@ -618,7 +619,7 @@ static void share_special_registers(struct opt *o)
       first[r] = NONE;
    for (uint32_t i = 0; i < mir->count; i++) {
       const struct sc_minst *in = &mir->code[i];
-      if (in->op != ISA_OP_S2R || in->mod >= ISA_SR_COUNT || !is_reg(in->dst) || in->dst.part ||
+      if (in->op != ISA_OP_S2R || !isa_sreg_fixed(in->mod) || !is_reg(in->dst) || in->dst.part ||
           o->defs[in->dst.value] != 1 || mir->regs[in->dst.value].size != 1)
          continue;
       uint32_t f = first[in->mod];

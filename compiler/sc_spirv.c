@@ -130,6 +130,8 @@ bool sc_capability_implemented(uint32_t c)
    case SpvCapabilityFloat16:
    /* Doubles: register pairs and the binary64 instructions. */
    case SpvCapabilityFloat64:
+   /* OpReadClockKHR: the GPU's clock (S2R CLOCK_LO/HI). */
+   case SpvCapabilityShaderClockKHR:
    /* Block-decorated Workgroup variables: explicit layouts, aliased
     * (sc_translate.c, explicit_workgroup_variable), with byte and
     * halfword accesses. */
@@ -172,6 +174,7 @@ bool sc_extension_implemented(const char *name)
       "SPV_KHR_float_controls", "SPV_KHR_multiview", "SPV_KHR_terminate_invocation",
       "SPV_EXT_shader_viewport_index_layer", "SPV_EXT_demote_to_helper_invocation",
       "SPV_KHR_integer_dot_product", "SPV_KHR_workgroup_memory_explicit_layout",
+      "SPV_KHR_shader_clock",
    };
    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
       if (strcmp(name, ok[i]) == 0)

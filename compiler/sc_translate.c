@@ -2864,6 +2864,26 @@ static void quad(struct sc_tx *t, uint32_t at, uint16_t op)
    sc_release(&a);
 }
 
+/* OpReadClockKHR (SPV_KHR_shader_clock): the GPU's clock, which one reading
+ * (S2R CLOCK_LO, then CLOCK_HI of the same reading) gives for the subgroup
+ * and device scopes alike: it is the device's clock, the same for every
+ * subgroup. The result is a 64-bit integer or a uvec2 (low, high). */
+static void read_clock(struct sc_tx *t, uint32_t at)
+{
+   uint32_t type = sc_arg(t, at, 1), id = sc_arg(t, at, 2);
+   struct sc_opnd lo = sc_reg(sc_new_reg(t, 1, true)), hi = sc_reg(sc_new_reg(t, 1, true));
+   sc_emit(t, ISA_OP_S2R, ISA_SR_CLOCK_LO, lo, sc_none(), sc_none(), sc_none());
+   sc_emit(t, ISA_OP_S2R, ISA_SR_CLOCK_HI, hi, sc_none(), sc_none(), sc_none());
+   struct sc_val *v = sc_result(t, id, type);
+   if (v->n == 2) {
+      sc_emit(t, ISA_OP_MOV, 0, v->comp[0], lo, sc_none(), sc_none());
+      sc_emit(t, ISA_OP_MOV, 0, v->comp[1], hi, sc_none(), sc_none());
+      return;
+   }
+   sc_emit(t, ISA_OP_MOV, 0, sc_part_of(v->comp[0], 0), lo, sc_none(), sc_none());
+   sc_emit(t, ISA_OP_MOV, 0, sc_part_of(v->comp[0], 1), hi, sc_none(), sc_none());
+}
+
 /* The lane index of the first active lane (uniform). */
 static struct sc_opnd first_active_lane(struct sc_tx *t)
 {
@@ -3675,6 +3695,10 @@ static void dispatch(struct sc_tx *t, uint32_t at, uint16_t op, uint32_t id)
    default:
       if (op >= SpvOpGroupNonUniformElect && op <= SpvOpGroupNonUniformLogicalXor) {
          subgroup(t, at);
+         return;
+      }
+      if (op == SpvOpReadClockKHR) {
+         read_clock(t, at);
          return;
       }
       if (op >= SpvOpSDot && op <= SpvOpSUDotAccSat) {

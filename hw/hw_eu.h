@@ -62,6 +62,7 @@ struct hw_warp {
    uint32_t state;                  /* enum hw_warp_state */
    uint32_t index;                  /* warp number within the CTA */
    uint32_t barrier_pc;             /* the BAR it waits at */
+   uint32_t clock_hi;               /* the high half of its last S2R CLOCK_LO */
    uint32_t *v;                     /* vector registers: [reg][W] */
    uint32_t *u;                     /* uniform registers */
    struct hw_mask_entry *stack;

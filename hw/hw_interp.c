@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "hw_eu.h"
+#include "hw_gpu.h"
 #include "hw_interp.h"
 #include "sg_atomic.h"
 
@@ -1836,6 +1837,13 @@ L_S2R: {
          case ISA_SR_GROUP_SIZE_Z: x = p->size[2]; break;
          case ISA_SR_ROOT_LO: x = (uint32_t)p->root_va; break;
          case ISA_SR_ROOT_HI: x = (uint32_t)(p->root_va >> 32); break;
+         case ISA_SR_CLOCK_LO: {
+            uint64_t now = hw_now_ns();
+            wp->clock_hi = (uint32_t)(now >> 32);
+            x = (uint32_t)now;
+            break;
+         }
+         case ISA_SR_CLOCK_HI: x = wp->clock_hi; break;
          default: FAULT(cta, wp, PC, -1, "illegal instruction: special register %u",
                                IN->mod);
          }

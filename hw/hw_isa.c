@@ -29,7 +29,7 @@ static const char *const sreg_names[ISA_SR_COUNT] = {
    "lane_id", "local_id_x", "local_id_y", "local_id_z", "local_index", "warp_id",
    "warp_count", "warp_width", "group_id_x", "group_id_y", "group_id_z", "num_groups_x",
    "num_groups_y", "num_groups_z", "group_size_x", "group_size_y", "group_size_z",
-   "root_lo", "root_hi"};
+   "root_lo", "root_hi", "clock_lo", "clock_hi"};
 static const char *const atomic_names[ISA_ATOM_COUNT] = {
    "add", "min_s", "min_u", "max_s", "max_u", "and", "or", "xor", "xchg"};
 static const char *const vote_names[] = {"all", "any", "eq"};

@@ -305,6 +305,7 @@ class Struct:
 # promoted, and the field of struct sg_core_features that holds each.
 EXTENSION_FEATURE_BLOCKS = [
     ("VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR", "wmel"),
+    ("VkPhysicalDeviceShaderClockFeaturesKHR", "clock"),
 ]
 
 

@@ -33,6 +33,7 @@ const struct sg_extension sg_device_extensions[] = {
    {SG_EXT_KHR_driver_properties, VK_KHR_DRIVER_PROPERTIES_SPEC_VERSION},
    {SG_EXT_KHR_maintenance4, VK_KHR_MAINTENANCE_4_SPEC_VERSION},
    {SG_EXT_KHR_push_descriptor, VK_KHR_PUSH_DESCRIPTOR_SPEC_VERSION},
+   {SG_EXT_KHR_shader_clock, VK_KHR_SHADER_CLOCK_SPEC_VERSION},
    {SG_EXT_KHR_shader_float16_int8, VK_KHR_SHADER_FLOAT16_INT8_SPEC_VERSION},
    {SG_EXT_KHR_shader_float_controls, VK_KHR_SHADER_FLOAT_CONTROLS_SPEC_VERSION},
    {SG_EXT_KHR_shader_integer_dot_product, VK_KHR_SHADER_INTEGER_DOT_PRODUCT_SPEC_VERSION},

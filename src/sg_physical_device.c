@@ -39,6 +39,7 @@ static void init_features(struct sg_core_features *f)
    f->v12.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES;
    f->v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
    f->wmel.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR;
+   f->clock.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR;
    /* Only what works today; see docs/conformance-gaps.md for the rest. */
    /* Descriptors are {VA, range} in memory launches read when they run:
     * robust accesses check the range (compiler), indexing into arrays of
@@ -121,6 +122,10 @@ static void init_features(struct sg_core_features *f)
    f->wmel.workgroupMemoryExplicitLayoutScalarBlockLayout = VK_TRUE;
    f->wmel.workgroupMemoryExplicitLayout8BitAccess = VK_TRUE;
    f->wmel.workgroupMemoryExplicitLayout16BitAccess = VK_TRUE;
+   /* VK_KHR_shader_clock: the GPU's nanosecond clock (S2R CLOCK_LO/HI), one
+    * for the whole device, so it serves both scopes. */
+   f->clock.shaderSubgroupClock = VK_TRUE;
+   f->clock.shaderDeviceClock = VK_TRUE;
 }
 
 /* Limits of the hardware model (hw/include/hw_caps.h) and of what softgpu's

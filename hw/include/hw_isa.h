@@ -297,8 +297,20 @@ enum isa_sreg {
    ISA_SR_NUM_GROUPS_X, ISA_SR_NUM_GROUPS_Y, ISA_SR_NUM_GROUPS_Z,    /* uniform */
    ISA_SR_GROUP_SIZE_X, ISA_SR_GROUP_SIZE_Y, ISA_SR_GROUP_SIZE_Z,    /* uniform */
    ISA_SR_ROOT_LO, ISA_SR_ROOT_HI,   /* uniform: the root table's VA */
+   /* uniform: the GPU's clock, a 64-bit count of nanoseconds that never
+    * goes back and is the same for every CTA of the device (VK_KHR_shader_
+    * clock's device and subgroup clocks). CLOCK_LO reads it whole and gives
+    * the low half; CLOCK_HI gives the high half of what the warp's last
+    * CLOCK_LO read, so the pair is one reading. Unlike the others, these
+    * change while a warp runs. */
+   ISA_SR_CLOCK_LO, ISA_SR_CLOCK_HI,
    ISA_SR_COUNT
 };
+/* The special registers whose value is fixed for a warp's whole run. */
+static inline bool isa_sreg_fixed(uint32_t mod)
+{
+   return mod < ISA_SR_CLOCK_LO;
+}
 
 /* Memory modifier: low bits the width in dwords (1, 2 or 4), then flags.
  * The address is operand a plus imm, a byte offset (sign-extended for

@@ -207,7 +207,7 @@ static void test_s2r(void)
                           "zext64 v2, v1\n"
                           "iadd64 v2, v2, u0\n",
                    w, bx, by, bz, gy, gx, cta, ISA_SR_COUNT);
-      for (uint32_t s = 0; s < ISA_SR_COUNT; s++) {
+      for (uint32_t s = 0; s < ISA_SR_COUNT && isa_sreg_fixed(s); s++) {
          struct isa_inst in = {.op = ISA_OP_S2R, .dst = ISA_NONE, .a = ISA_NONE, .b = ISA_NONE,
                                .c = ISA_NONE, .mod = (uint16_t)s};
          char name[48];
@@ -252,7 +252,7 @@ static void test_s2r(void)
                [ISA_SR_ROOT_LO] = (uint32_t)root,
                [ISA_SR_ROOT_HI] = (uint32_t)(root >> 32),
             };
-            for (uint32_t s = 0; s < ISA_SR_COUNT; s++) {
+            for (uint32_t s = 0; s < ISA_SR_COUNT && isa_sreg_fixed(s); s++) {
                uint32_t got = o[(g * cta + li) * ISA_SR_COUNT + s];
                if (got != want[s] && bad++ < 10)
                   HWT_CHECK(false, "W=%u group %u invocation %u: special register %u = %u, "
@@ -264,9 +264,66 @@ static void test_s2r(void)
    }
 }
 
+/* The clock (S2R CLOCK_LO, CLOCK_HI): two readings per lane, a loop of
+ * work between them, each 64-bit reading within the host's readings of
+ * hw_now_ns before the launch and after it, the second not before the
+ * first. */
+static void test_clock(void)
+{
+   for (int wi = 0; wi < 4; wi++) {
+      uint32_t w = eut_widths[wi];
+      struct eut t;
+      eut_init(&t, NULL);
+      struct eut_text text = {0};
+      eut_text_add(&text, ".warp %u\n"
+                          "ldr.b64 u0 +0\n"
+                          "s2r.local_index v0\n"
+                          "shl v1, v0, #4\n"
+                          "zext64 v2, v1\n"
+                          "iadd64 v2, v2, u0\n"
+                          "s2r.clock_lo u2\n"
+                          "s2r.clock_hi u3\n"
+                          "mov u4, #0\n"
+                          "top: iadd u4, u4, #1\n"
+                          "icmp.lt_u u5, u4, #2000\n"
+                          "bra_u _, u5 @top\n"
+                          "s2r.clock_lo u6\n"
+                          "s2r.clock_hi u7\n"
+                          "stg.b32 _, v2, u2 +0\n"
+                          "stg.b32 _, v2, u3 +4\n"
+                          "stg.b32 _, v2, u6 +8\n"
+                          "stg.b32 _, v2, u7 +12\n"
+                          "exit\n",
+                   w);
+      const uint32_t cta = 64;
+      uint64_t out = eut_alloc(&t, 16ull * cta, 64);
+      uint64_t root = eut_root(&t, &out, 1);
+      struct eut_launch l = {.program = eut_program(&t, text.s), .grid = {1, 1, 1},
+                             .size = {cta, 1, 1}, .root = root};
+      eut_text_free(&text);
+      uint64_t before = hw_now_ns();
+      eut_run(&t, &l, "clock");
+      uint64_t after = hw_now_ns();
+      const uint32_t *o = eut_ptr(&t, out);
+      uint32_t bad = 0;
+      for (uint32_t i = 0; i < cta && bad < 4; i++) {
+         uint64_t c0 = o[4 * i] | (uint64_t)o[4 * i + 1] << 32;
+         uint64_t c1 = o[4 * i + 2] | (uint64_t)o[4 * i + 3] << 32;
+         if (!(before <= c0 && c0 <= c1 && c1 <= after)) {
+            bad++;
+            HWT_CHECK(false, "W=%u invocation %u: clock %llu then %llu, host %llu .. %llu", w, i,
+                      (unsigned long long)c0, (unsigned long long)c1, (unsigned long long)before,
+                      (unsigned long long)after);
+         }
+      }
+      eut_fini(&t);
+   }
+}
+
 int main(void)
 {
    HWT_RUN(test_s2r);
+   HWT_RUN(test_clock);
    HWT_RUN(test_alu);
    return hwt_finish();
 }
