@@ -2832,6 +2832,19 @@ static void subgroup_arith(struct sc_tx *t, uint32_t at)
    sc_release(&a);
 }
 
+/* Result id (of type) as BCAST or SHFL `mod` of value a from `lane`,
+ * 64-bit components half by half. */
+static void shuffle_value(struct sc_tx *t, uint32_t id, uint32_t type, enum isa_op isa, uint32_t mod,
+                          const struct sc_operands *a, struct sc_opnd lane)
+{
+   struct sc_tinfo s = sc_scalar_at(t, type, 0);
+   struct sc_val *v = sc_result(t, id, type);
+   for (uint32_t i = 0; i < v->n; i++) {
+      for (uint32_t h = 0; h < (sc_is64(&s) ? 2u : 1u); h++)
+         sc_emit(t, isa, mod, sc_part_of(v->comp[i], h), sc_part_of(a->c[i], h), lane, sc_none());
+   }
+}
+
 /* OpGroupNonUniformQuadBroadcast and QuadSwap: a shuffle within each
  * aligned quad of lanes (quads are lanes 4q to 4q + 3, as SPIR-V 3.42.21
  * numbers them by subgroup invocation id): from lane (id & ~3) | Index,
@@ -2855,12 +2868,7 @@ static void quad(struct sc_tx *t, uint32_t at, uint16_t op)
                     sc_alu(t, ISA_OP_AND, 0, sc_get1(t, sc_arg(t, at, 5), 0), sc_imm(3), sc_none()),
                     sc_none());
    }
-   struct sc_tinfo s = sc_scalar_at(t, type, 0);
-   struct sc_val *v = sc_result(t, id, type);
-   for (uint32_t i = 0; i < v->n; i++) {
-      for (uint32_t h = 0; h < (sc_is64(&s) ? 2u : 1u); h++)
-         sc_emit(t, ISA_OP_SHFL, mod, sc_part_of(v->comp[i], h), sc_part_of(a.c[i], h), lane, sc_none());
-   }
+   shuffle_value(t, id, type, ISA_OP_SHFL, mod, &a, lane);
    sc_release(&a);
 }
 
@@ -2966,12 +2974,7 @@ static void subgroup(struct sc_tx *t, uint32_t at)
       uint32_t mod = op == SpvOpGroupNonUniformShuffleXor ? ISA_SHFL_XOR
                      : op == SpvOpGroupNonUniformShuffleUp ? ISA_SHFL_UP
                      : op == SpvOpGroupNonUniformShuffleDown ? ISA_SHFL_DOWN : ISA_SHFL_IDX;
-      struct sc_tinfo s = sc_scalar_at(t, type, 0);
-      struct sc_val *v = sc_result(t, id, type);
-      for (uint32_t i = 0; i < v->n; i++) {
-         for (uint32_t h = 0; h < (sc_is64(&s) ? 2u : 1u); h++)
-            sc_emit(t, isa, mod, sc_part_of(v->comp[i], h), sc_part_of(a.c[i], h), lane, sc_none());
-      }
+      shuffle_value(t, id, type, isa, mod, &a, lane);
       sc_release(&a);
       return;
    }
