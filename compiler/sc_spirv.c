@@ -130,6 +130,9 @@ bool sc_capability_implemented(uint32_t c)
    case SpvCapabilityFloat16:
    /* Doubles: register pairs and the binary64 instructions. */
    case SpvCapabilityFloat64:
+   /* OpAtomicFAddEXT on 32- and 64-bit floats: ATOMG/ATOMS FADD. */
+   case SpvCapabilityAtomicFloat32AddEXT:
+   case SpvCapabilityAtomicFloat64AddEXT:
    /* OpReadClockKHR: the GPU's clock (S2R CLOCK_LO/HI). */
    case SpvCapabilityShaderClockKHR:
    /* Block-decorated Workgroup variables: explicit layouts, aliased
@@ -174,7 +177,7 @@ bool sc_extension_implemented(const char *name)
       "SPV_KHR_float_controls", "SPV_KHR_multiview", "SPV_KHR_terminate_invocation",
       "SPV_EXT_shader_viewport_index_layer", "SPV_EXT_demote_to_helper_invocation",
       "SPV_KHR_integer_dot_product", "SPV_KHR_workgroup_memory_explicit_layout",
-      "SPV_KHR_shader_clock",
+      "SPV_KHR_shader_clock", "SPV_EXT_shader_atomic_float_add",
    };
    for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
       if (strcmp(name, ok[i]) == 0)

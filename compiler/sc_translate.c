@@ -2641,6 +2641,7 @@ static void atomic(struct sc_tx *t, uint32_t at)
    case SpvOpAtomicAnd: kind = ISA_ATOM_AND; break;
    case SpvOpAtomicOr: kind = ISA_ATOM_OR; break;
    case SpvOpAtomicXor: kind = ISA_ATOM_XOR; break;
+   case SpvOpAtomicFAddEXT: kind = ISA_ATOM_FADD; break;
    default: break;
    }
    if (value.kind == SC_NONE)
@@ -3684,7 +3685,7 @@ static void dispatch(struct sc_tx *t, uint32_t at, uint16_t op, uint32_t id)
    case SpvOpAtomicExchange: case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement:
    case SpvOpAtomicIAdd: case SpvOpAtomicISub: case SpvOpAtomicSMin: case SpvOpAtomicUMin:
    case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd: case SpvOpAtomicOr:
-   case SpvOpAtomicXor:
+   case SpvOpAtomicXor: case SpvOpAtomicFAddEXT:
       atomic(t, at);
       return;
    case SpvOpControlBarrier: control_barrier(t, at); return;

@@ -1011,6 +1011,7 @@ static inline uint64_t atomic_op64(uint32_t op, atomic_u64 *p, uint64_t v)
          case ISA_ATOM_MIN_U: n = v < old ? v : old; break;
          case ISA_ATOM_MAX_S: n = (int64_t)v > (int64_t)old ? v : old; break;
          case ISA_ATOM_MAX_U: n = v > old ? v : old; break;
+         case ISA_ATOM_FADD: n = u64(f64(old) + f64(v)); break;
          default: break;
          }
          if (atomic_compare_exchange_weak(p, &old, n))
@@ -1037,6 +1038,7 @@ static inline uint32_t atomic_op32(uint32_t op, atomic_u32 *p, uint32_t v)
          case ISA_ATOM_MIN_U: n = v < old ? v : old; break;
          case ISA_ATOM_MAX_S: n = (int32_t)v > (int32_t)old ? v : old; break;
          case ISA_ATOM_MAX_U: n = v > old ? v : old; break;
+         case ISA_ATOM_FADD: n = u32(f32(old) + f32(v)); break;
          default: break;
          }
          if (atomic_compare_exchange_weak(p, &old, n))

@@ -31,7 +31,7 @@ static const char *const sreg_names[ISA_SR_COUNT] = {
    "num_groups_y", "num_groups_z", "group_size_x", "group_size_y", "group_size_z",
    "root_lo", "root_hi", "clock_lo", "clock_hi"};
 static const char *const atomic_names[ISA_ATOM_COUNT] = {
-   "add", "min_s", "min_u", "max_s", "max_u", "and", "or", "xor", "xchg"};
+   "add", "min_s", "min_u", "max_s", "max_u", "and", "or", "xor", "xchg", "fadd"};
 static const char *const vote_names[] = {"all", "any", "eq"};
 static const char *const shfl_names[] = {"idx", "xor", "up", "down"};
 static const char *const reduce_names[ISA_RED_COUNT] = {

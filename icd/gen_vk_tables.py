@@ -306,6 +306,7 @@ class Struct:
 EXTENSION_FEATURE_BLOCKS = [
     ("VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR", "wmel"),
     ("VkPhysicalDeviceShaderClockFeaturesKHR", "clock"),
+    ("VkPhysicalDeviceShaderAtomicFloatFeaturesEXT", "atomic_float"),
 ]
 
 

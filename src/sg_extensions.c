@@ -24,6 +24,7 @@ const struct sg_extension sg_device_extensions[] = {
    {SG_EXT_EXT_pipeline_creation_feedback, VK_EXT_PIPELINE_CREATION_FEEDBACK_SPEC_VERSION},
    {SG_EXT_EXT_private_data, VK_EXT_PRIVATE_DATA_SPEC_VERSION},
    {SG_EXT_EXT_scalar_block_layout, VK_EXT_SCALAR_BLOCK_LAYOUT_SPEC_VERSION},
+   {SG_EXT_EXT_shader_atomic_float, VK_EXT_SHADER_ATOMIC_FLOAT_SPEC_VERSION},
    {SG_EXT_EXT_subgroup_size_control, VK_EXT_SUBGROUP_SIZE_CONTROL_SPEC_VERSION},
    {SG_EXT_EXT_tooling_info, VK_EXT_TOOLING_INFO_SPEC_VERSION},
    {SG_EXT_KHR_16bit_storage, VK_KHR_16BIT_STORAGE_SPEC_VERSION},

@@ -40,6 +40,7 @@ static void init_features(struct sg_core_features *f)
    f->v13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
    f->wmel.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR;
    f->clock.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR;
+   f->atomic_float.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
    /* Only what works today; see docs/conformance-gaps.md for the rest. */
    /* Descriptors are {VA, range} in memory launches read when they run:
     * robust accesses check the range (compiler), indexing into arrays of
@@ -126,6 +127,17 @@ static void init_features(struct sg_core_features *f)
     * for the whole device, so it serves both scopes. */
    f->clock.shaderSubgroupClock = VK_TRUE;
    f->clock.shaderDeviceClock = VK_TRUE;
+   /* VK_EXT_shader_atomic_float: loads, stores and exchanges of floats are
+    * the integer atomics on their bits; adds are ATOMG/ATOMS FADD, 32- and
+    * 64-bit, in buffers and shared memory (no images). */
+   f->atomic_float.shaderBufferFloat32Atomics = VK_TRUE;
+   f->atomic_float.shaderBufferFloat32AtomicAdd = VK_TRUE;
+   f->atomic_float.shaderBufferFloat64Atomics = VK_TRUE;
+   f->atomic_float.shaderBufferFloat64AtomicAdd = VK_TRUE;
+   f->atomic_float.shaderSharedFloat32Atomics = VK_TRUE;
+   f->atomic_float.shaderSharedFloat32AtomicAdd = VK_TRUE;
+   f->atomic_float.shaderSharedFloat64Atomics = VK_TRUE;
+   f->atomic_float.shaderSharedFloat64AtomicAdd = VK_TRUE;
 }
 
 /* Limits of the hardware model (hw/include/hw_caps.h) and of what softgpu's

@@ -337,9 +337,11 @@ static inline uint32_t isa_mem_dwords(uint32_t mod)
    return (mod & ISA_MEM_SUB) ? 1u : ISA_MEM_WIDTH(mod);
 }
 
+/* ISA_ATOM_FADD adds binary32 values (binary64 with ISA_ATOM_64), rounded to
+ * nearest even, NaNs and infinities as an FADD/DADD would make them. */
 enum isa_atomic {
    ISA_ATOM_ADD, ISA_ATOM_MIN_S, ISA_ATOM_MIN_U, ISA_ATOM_MAX_S, ISA_ATOM_MAX_U,
-   ISA_ATOM_AND, ISA_ATOM_OR, ISA_ATOM_XOR, ISA_ATOM_XCHG, ISA_ATOM_COUNT
+   ISA_ATOM_AND, ISA_ATOM_OR, ISA_ATOM_XOR, ISA_ATOM_XCHG, ISA_ATOM_FADD, ISA_ATOM_COUNT
 };
 #define ISA_ATOM_64 0x100u         /* 64-bit: value and result are pairs */
 #define ISA_ATOM_OP(mod) ((mod) & 0xffu)

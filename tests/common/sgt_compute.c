@@ -45,6 +45,15 @@ static void query_device(struct sgt_cdev *d)
       vkGetPhysicalDeviceFeatures2(d->pdev, &fw);
       d->wmel.pNext = NULL;
    }
+   d->has_atomic_float_ext = has_device_extension(d->pdev, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+   d->atomic_float = (VkPhysicalDeviceShaderAtomicFloatFeaturesEXT){
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+   if (d->has_atomic_float_ext) {
+      VkPhysicalDeviceFeatures2 fa = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                      .pNext = &d->atomic_float};
+      vkGetPhysicalDeviceFeatures2(d->pdev, &fa);
+      d->atomic_float.pNext = NULL;
+   }
    VkPhysicalDevicePushDescriptorPropertiesKHR pd = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
    VkPhysicalDeviceVulkan13Properties p13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES,
@@ -168,13 +177,22 @@ void sgt_cdev_create(struct sgt_cdev *d, const struct sgt_compute_options *opts)
    /* Every feature includes those of VK_KHR_workgroup_memory_explicit_layout,
     * with the extension, when offered. */
    VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR want_wmel = d->wmel;
+   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT want_af = d->atomic_float;
    bool wmel = opts->every_feature && d->has_wmel_ext;
-   if (wmel)
-      want13.pNext = &want_wmel;
-   const char *exts[2];
+   bool af = opts->every_feature && d->has_atomic_float_ext;
+   void **tail = &want13.pNext;
+   if (wmel) {
+      *tail = &want_wmel;
+      tail = &want_wmel.pNext;
+   }
+   if (af)
+      *tail = &want_af;
+   const char *exts[3];
    uint32_t next = 0;
    if (wmel)
       exts[next++] = VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME;
+   if (af)
+      exts[next++] = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
    if (opts->push_descriptor && d->has_push_descriptor_ext)
       exts[next++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
 
@@ -198,6 +216,7 @@ void sgt_cdev_create(struct sgt_cdev *d, const struct sgt_compute_options *opts)
    d->scalar_block_layout = want12.scalarBlockLayout;
    d->uniform_buffer_standard_layout = want12.uniformBufferStandardLayout;
    d->workgroup_explicit_layout = wmel;
+   d->atomic_float_enabled = af;
    d->shader_float64 = want.features.shaderFloat64;
    d->shader_int64 = want.features.shaderInt64;
    if (opts->push_descriptor && d->has_push_descriptor_ext) {

@@ -69,6 +69,8 @@ struct sgt_cdev {
    bool has_push_descriptor_ext;
    bool has_wmel_ext;                /* VK_KHR_workgroup_memory_explicit_layout */
    VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR wmel;   /* its features */
+   bool has_atomic_float_ext;        /* VK_EXT_shader_atomic_float */
+   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;   /* its features */
    uint32_t max_push_descriptors;
 
    /* What this device was created with: timelineSemaphore and
@@ -79,6 +81,7 @@ struct sgt_cdev {
    bool buffer_device_address;
    bool push_descriptor;
    bool workgroup_explicit_layout;   /* the extension and every feature of it offered */
+   bool atomic_float_enabled;        /* likewise VK_EXT_shader_atomic_float */
    bool maintenance4;
    bool inline_uniform_block;
    bool pipeline_creation_cache_control;

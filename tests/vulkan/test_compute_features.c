@@ -1428,6 +1428,84 @@ static void explicit_shared(struct sgt_cdev *d)
    sgt_kernel_destroy(d, &k);
 }
 
+/* ---- atomic_float: VK_EXT_shader_atomic_float (atomic_float.comp) ---- */
+
+struct atomic_float_sums {
+   float fsum;
+   uint32_t pad;
+   double dsum;
+   float fx;
+   uint32_t pad2;
+   double dx;
+};
+
+struct atomic_float_out {
+   float fold[64];
+   double dold[64];
+   float shared_f;
+   uint32_t pad;
+   double shared_d;
+};
+
+/* The exchanges' old values and the last value stored are the initial
+ * value and the 64 stored ones, each once, in some order: flags[k] marks
+ * value k (0 .. 63) and flags[64] the initial one. */
+static bool exchanges_complete(const double *olds, double last, double initial, double offset)
+{
+   bool seen[65] = {false};
+   for (uint32_t i = 0; i <= 64; i++) {
+      double x = i < 64 ? olds[i] : last;
+      int k = x == initial ? 64 : (int)(x - offset);
+      if (k < 0 || k > 64 || (k < 64 && x != (double)k + offset) || seen[k])
+         return false;
+      seen[k] = true;
+   }
+   return true;
+}
+
+static void atomic_float(struct sgt_cdev *d)
+{
+   const VkPhysicalDeviceShaderAtomicFloatFeaturesEXT *f = &d->atomic_float;
+   if (!d->atomic_float_enabled || !f->shaderBufferFloat32AtomicAdd || !f->shaderBufferFloat64AtomicAdd ||
+       !f->shaderSharedFloat32AtomicAdd || !f->shaderSharedFloat64AtomicAdd ||
+       !f->shaderBufferFloat32Atomics || !f->shaderBufferFloat64Atomics ||
+       !f->shaderSharedFloat32Atomics || !f->shaderSharedFloat64Atomics || !d->features.shaderFloat64) {
+      sgt_skip("atomic_float", "VK_EXT_shader_atomic_float's buffer and shared features or "
+                               "shaderFloat64 are not advertised");
+      return;
+   }
+   struct sgt_kernel k;
+   sgt_kernel_create(d, &k, SGT_SHADER("atomic_float"), 2, 0, NULL);
+   struct sgt_buffer sums, out;
+   sgt_cbuffer(d, sizeof(struct atomic_float_sums), &sums);
+   sgt_cbuffer(d, sizeof(struct atomic_float_out), &out);
+   struct atomic_float_sums *s = sums.map;
+   memset(s, 0, sizeof(*s));
+   s->fx = -7.0f;
+   s->dx = -3.5;
+   const struct sgt_buffer *bufs[] = {&sums, &out};
+   sgt_kernel_bind(d, &k, bufs);
+   VkCommandBuffer cmd = sgt_cmd_begin(d);
+   sgt_kernel_dispatch(cmd, &k, NULL, 1, 1, 1);
+   sgt_cmd_submit_wait(d, cmd);
+   const struct atomic_float_out *o = out.map;
+   /* Sums of multiples of 1/4 below 2^10: exact in any order. */
+   SGT_CHECK(s->fsum == 1008.0f && s->dsum == 504.0, "buffer sums %g and %g, want 1008 and 504",
+             s->fsum, s->dsum);
+   SGT_CHECK(o->shared_f == 2016.0f && o->shared_d == 4032.0,
+             "shared sums %g and %g, want 2016 and 4032", o->shared_f, o->shared_d);
+   double fold[64];
+   for (uint32_t i = 0; i < 64; i++)
+      fold[i] = o->fold[i];
+   SGT_CHECK(exchanges_complete(fold, s->fx, -7.0, 0.0),
+             "32-bit exchanges lost or repeated a value (last %g)", s->fx);
+   SGT_CHECK(exchanges_complete(o->dold, s->dx, -3.5, 0.5),
+             "64-bit exchanges lost or repeated a value (last %g)", s->dx);
+   sgt_cbuffer_destroy(d, &sums);
+   sgt_cbuffer_destroy(d, &out);
+   sgt_kernel_destroy(d, &k);
+}
+
 int main(int argc, char **argv)
 {
    static const struct sgt_subtest tests[] = {
@@ -1452,6 +1530,7 @@ int main(int argc, char **argv)
       {"arith16", arith16},
       {"arith64", arith64},
       {"explicit_shared", explicit_shared},
+      {"atomic_float", atomic_float},
    };
    const struct sgt_compute_options opts = {.every_feature = true};
    return sgt_compute_main(argc, argv, &opts, tests, sizeof(tests) / sizeof(tests[0]));
