@@ -2282,7 +2282,10 @@ static void ext_inverse(struct sc_tx *t, uint32_t at, uint32_t id, uint32_t type
    uint32_t n = m.n == 4 ? 2 : m.n == 9 ? 3 : m.n == 16 ? 4 : 0;
    if (!n)
       FAIL("invalid SPIR-V: MatrixInverse of a %u-component matrix", m.n);
-   struct sc_opnd inv_det = sc_alu(t, ISA_OP_FMATH1, ISA_FM_RCP, determinant(t, m.c, n), sc_none(), sc_none());
+   /* binary64 has no reciprocal instruction: 1 / det, rounded once */
+   struct sc_opnd det = determinant(t, m.c, n);
+   struct sc_opnd inv_det = t->fp64 ? sc_alu(t, ISA_OP_FDIV, 0, fimm(t, 1.0), det, sc_none())
+                                    : sc_alu(t, ISA_OP_FMATH1, ISA_FM_RCP, det, sc_none(), sc_none());
    struct sc_opnd out[16];
    for (uint32_t c = 0; c < n; c++) {
       for (uint32_t r = 0; r < n; r++) {
